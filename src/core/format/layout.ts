@@ -1,0 +1,111 @@
+/**
+ * The binary layout of one recorded frame inside the ring's arena. Every offset is in 32-bit words
+ * from the frame's start; frames start on 8-byte boundaries so the `time` double is aligned.
+ *
+ * A frame is: a fixed header, then sections whose sizes the header gives, in this order:
+ *
+ * | section    | words                    | content                                                        |
+ * |------------|--------------------------|----------------------------------------------------------------|
+ * | entities   | `entityCount`            | `handle \| flags << 24` (u32)                                   |
+ * | positions  | `3 * entityCount`        | x, y, z as float32, stored exactly                             |
+ * | rotations  | `entityCount`            | smallest-three quaternion (see `math/quat.ts`)                 |
+ * | bones      | `boneWords`              | per skinned entity: `index \| count << 20`, count quats, 3·count f32 offsets |
+ * | primitives | `primWords`              | debug-draw records, see `PRIM_*`                               |
+ * | events     | `EVENT_WORDS·eventCount` | kind, subject id, x, y, z, value                               |
+ *
+ * The replay file format (docs/replay-format.md) stores these words verbatim.
+ */
+
+/** Frame header word offsets. */
+export const H_FRAME = 0;
+export const H_ENTITY_COUNT = 1;
+/** Float64 game time; occupies words 2 and 3 (8-byte aligned). */
+export const H_TIME = 2;
+export const H_DT = 4;
+export const H_OVER_BUDGET = 5;
+export const H_DROPPED_PRIMS = 6;
+export const H_DROPPED_TEXT = 7;
+export const H_DROPPED_ENTITIES = 8;
+export const H_SANITIZED = 9;
+export const H_PRIM_WORDS = 10;
+export const H_PRIM_COUNT = 11;
+export const H_BONE_WORDS = 12;
+export const H_EVENT_COUNT = 13;
+export const H_FLAGS = 14;
+export const H_CAM_X = 15;
+export const H_CAM_Y = 16;
+export const H_CAM_Z = 17;
+export const H_CAM_ROT = 18;
+export const H_CAM_ZOOM = 19;
+export const H_TOTAL_WORDS = 20;
+/** Header size in words (even, so the sections that follow keep 8-byte frame alignment simple). */
+export const HEADER_WORDS = 22;
+
+/** Frame flag: the frame did not fit the arena and only its header was kept. */
+export const FRAME_TRUNCATED = 1;
+/** Frame flag: the game camera was recorded this frame. */
+export const FRAME_HAS_CAMERA = 2;
+
+/** Entity word: low 24 bits are the handle, high 8 bits the display flags. */
+export const HANDLE_BITS = 24;
+export const HANDLE_MASK = (1 << HANDLE_BITS) - 1;
+/** Most handles (unique ids alive in the ring at once). */
+export const MAX_HANDLES = 1 << HANDLE_BITS;
+
+/** Bone record header: entity index in the low 20 bits, bone count in the high 12. */
+export const BONE_INDEX_BITS = 20;
+export const BONE_INDEX_MASK = (1 << BONE_INDEX_BITS) - 1;
+export const MAX_BONES = (1 << 12) - 1;
+
+/**
+ * Primitive record word 0: `type` in bits 0-2, `channel` in bits 3-7, colour 0xRRGGBB in bits 8-31.
+ * The floats that follow depend on the type (see `PRIM_WORDS`).
+ */
+export const PRIM_POINT = 0;
+export const PRIM_LINE = 1;
+export const PRIM_ARROW = 2;
+export const PRIM_SPHERE = 3;
+export const PRIM_AABB = 4;
+export const PRIM_TEXT = 5;
+export const PRIM_TYPE_COUNT = 6;
+
+/**
+ * Words of each primitive record, word 0 included. Text is `5 + ceil(byteLength / 4)`:
+ * word 0, x, y, z, byteLength, then the Latin-1 bytes.
+ */
+export const PRIM_WORDS: readonly number[] = [
+  5, // point: x y z size
+  7, // line: x1 y1 z1 x2 y2 z2
+  8, // arrow: x1 y1 z1 x2 y2 z2 headSize
+  5, // sphere: x y z radius
+  7, // aabb: minX minY minZ maxX maxY maxZ
+  5, // text: x y z byteLength (+ bytes)
+];
+/** Floats carried by a primitive on the read side (the widest is the arrow). */
+export const PRIM_FLOATS = 7;
+
+/** One event record: kind, subject id, x, y, z, value. */
+export const EVENT_WORDS = 6;
+/** Subject id of an event that concerns no entity. */
+export const NO_SUBJECT = 0xffffffff;
+
+/** Display flags (8 bits stored per entity per frame). */
+export const EntityFlags = {
+  /** The entity took damage; drawn with a damage tint. */
+  DAMAGED: 1,
+  /** Highlighted by the game (e.g. the player's target). */
+  HIGHLIGHTED: 2,
+  /** First of the five user bits (0x04 .. 0x40). */
+  USER0: 4,
+  USER1: 8,
+  USER2: 16,
+  USER3: 32,
+  USER4: 64,
+  /** Set by the recorder: this frame's input was invalid (NaN position, zero quaternion) and was repaired. */
+  SANITIZED: 128,
+} as const;
+
+/** Words needed for a text record of `byteLength` bytes. */
+export function textRecordWords(byteLength: number): number {
+  return PRIM_WORDS[PRIM_TEXT] + ((byteLength + 3) >>> 2);
+}

@@ -1,0 +1,147 @@
+/**
+ * Smallest-three quaternion compression into 32 bits: a 2-bit index of the largest component, then
+ * the three others quantized to 10 bits each over [-1/√2, 1/√2]. The largest component is rebuilt
+ * as `sqrt(1 - a² - b² - c²)`; q and -q are the same rotation, so the largest is stored positive.
+ *
+ * Worst-case error is about 0.16° (measured over 10^5+ rotations in the tests and by the benchmark).
+ */
+
+const INV_SQRT2 = Math.SQRT1_2;
+/** 1022 steps (not 1023) so that 0 is exactly representable: 2D rotations keep x = y = 0. */
+const STEPS = 1022;
+const MID = 511;
+const MASK10 = 1023;
+const SCALE = STEPS / (2 * INV_SQRT2);
+const INV_SCALE = (2 * INV_SQRT2) / STEPS;
+
+/** The three "other" component indices for each largest-component index (branch-free lookup). */
+const OTHERS = new Uint8Array([1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
+const scratch = new Float64Array(4);
+
+/** Outcome of `encodeQuat` on the last call: whether the input had to be repaired. */
+export const quatStatus = { sanitized: false };
+
+/**
+ * Encodes a rotation (x, y, z, w) as 32 bits. The input need not be normalised; a zero, NaN or
+ * infinite quaternion encodes the identity and sets `quatStatus.sanitized`.
+ *
+ * The choice of the largest component and of the sign is arithmetic, not branches, because which
+ * component is largest changes at random from one entity to the next.
+ *
+ * @example
+ * const bits = encodeQuat(0, 0, Math.sin(0.5), Math.cos(0.5));
+ * const out = new Float32Array(4);
+ * decodeQuat(bits, out, 0); // ≈ [0, 0, 0.479, 0.878]
+ */
+export function encodeQuat(x: number, y: number, z: number, w: number): number {
+  const n2 = x * x + y * y + z * z + w * w;
+  // NaN/Infinity/zero all fail this test (NaN compares false).
+  const ok = n2 > 1e-20 && n2 < 1e20;
+  quatStatus.sanitized = !ok;
+  if (!ok) return ((3 << 30) | (MID << 20) | (MID << 10) | MID) >>> 0; // identity: w largest, others 0
+  const inv = 1 / Math.sqrt(n2);
+  scratch[0] = x * inv;
+  scratch[1] = y * inv;
+  scratch[2] = z * inv;
+  scratch[3] = w * inv;
+  const ax = Math.abs(scratch[0]);
+  const ay = Math.abs(scratch[1]);
+  const az = Math.abs(scratch[2]);
+  const aw = Math.abs(scratch[3]);
+  const i01 = +(ay > ax);
+  const m01 = Math.max(ax, ay);
+  const i23 = 2 + +(aw > az);
+  const m23 = Math.max(az, aw);
+  const useHigh = +(m23 > m01);
+  const idx = i01 + useHigh * (i23 - i01);
+  // Sign that makes the largest component positive: +1 or -1 without a branch.
+  const sign = 1 - 2 * +(scratch[idx] < 0);
+  const o = idx * 3;
+  const a = Math.round(scratch[OTHERS[o]] * sign * SCALE) + MID;
+  const b = Math.round(scratch[OTHERS[o + 1]] * sign * SCALE) + MID;
+  const c = Math.round(scratch[OTHERS[o + 2]] * sign * SCALE) + MID;
+  // Components can exceed 1/√2 by rounding only; clamp to the 10-bit range.
+  const qa = a < 0 ? 0 : a > STEPS ? STEPS : a;
+  const qb = b < 0 ? 0 : b > STEPS ? STEPS : b;
+  const qc = c < 0 ? 0 : c > STEPS ? STEPS : c;
+  return ((idx << 30) | (qa << 20) | (qb << 10) | qc) >>> 0;
+}
+
+/**
+ * Decodes 32 bits from `encodeQuat` into `out[offset .. offset + 3]` as x, y, z, w. The result is
+ * unit length and its largest component is positive.
+ */
+export function decodeQuat(bits: number, out: Float32Array | Float64Array, offset: number): void {
+  const idx = bits >>> 30;
+  const a = (((bits >>> 20) & MASK10) - MID) * INV_SCALE;
+  const b = (((bits >>> 10) & MASK10) - MID) * INV_SCALE;
+  const c = ((bits & MASK10) - MID) * INV_SCALE;
+  const r = 1 - a * a - b * b - c * c;
+  const l = r > 0 ? Math.sqrt(r) : 0;
+  const o = idx * 3;
+  out[offset + idx] = l;
+  out[offset + OTHERS[o]] = a;
+  out[offset + OTHERS[o + 1]] = b;
+  out[offset + OTHERS[o + 2]] = c;
+}
+
+/** The identity rotation, encoded. */
+export const QUAT_IDENTITY_BITS = encodeQuat(0, 0, 0, 1);
+
+/**
+ * Shortest-path spherical interpolation of two unit quaternions stored at `a[ai]` and `b[bi]`,
+ * written to `out[oi]`. Falls back to normalised lerp when they are nearly equal.
+ */
+export function slerpInto(
+  a: ArrayLike<number>,
+  ai: number,
+  b: ArrayLike<number>,
+  bi: number,
+  t: number,
+  out: Float32Array | Float64Array,
+  oi: number,
+): void {
+  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
+  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) {
+    cos = -cos;
+    bx = -bx; by = -by; bz = -bz; bw = -bw;
+  }
+  let s0: number;
+  let s1: number;
+  if (cos > 0.9995) {
+    s0 = 1 - t;
+    s1 = t;
+  } else {
+    const theta = Math.acos(cos);
+    const inv = 1 / Math.sin(theta);
+    s0 = Math.sin((1 - t) * theta) * inv;
+    s1 = Math.sin(t * theta) * inv;
+  }
+  let x = s0 * ax + s1 * bx;
+  let y = s0 * ay + s1 * by;
+  let z = s0 * az + s1 * bz;
+  let w = s0 * aw + s1 * bw;
+  const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  x *= n; y *= n; z *= n; w *= n;
+  out[oi] = x;
+  out[oi + 1] = y;
+  out[oi + 2] = z;
+  out[oi + 3] = w;
+}
+
+/** Rotation about the z axis (radians) of the quaternion at `q[i]`: what a 2D game displays. */
+export function quatToAngleZ(q: ArrayLike<number>, i: number): number {
+  const x = q[i], y = q[i + 1], z = q[i + 2], w = q[i + 3];
+  return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
+}
+
+/** Writes the quaternion for a rotation of `angle` radians about z into `out[i]`. */
+export function angleZToQuat(angle: number, out: Float32Array | Float64Array, i: number): void {
+  const h = angle * 0.5;
+  out[i] = 0;
+  out[i + 1] = 0;
+  out[i + 2] = Math.sin(h);
+  out[i + 3] = Math.cos(h);
+}

@@ -1,0 +1,139 @@
+import { PRIM_FLOATS } from '../format/layout';
+
+/** A decoded frame header, filled by `FrameReader.readHeader` into an object the caller owns. */
+export class FrameHeader {
+  public frame = 0;
+  public time = 0;
+  public dt = 0;
+  /** Bit `c` set: channel `c` ran over its budget this frame. */
+  public overBudget = 0;
+  public droppedPrimitives = 0;
+  public droppedTextBytes = 0;
+  public droppedEntities = 0;
+  /** Entities repaired (NaN position, bad quaternion) plus invalid primitives dropped. */
+  public sanitized = 0;
+  public entityCount = 0;
+  public primitiveCount = 0;
+  public eventCount = 0;
+  public truncated = false;
+  public hasCamera = false;
+  /** Camera position x, y, z, rotation x, y, z, w, zoom. */
+  public readonly camera = new Float32Array(8);
+}
+
+/**
+ * Decoded entities of one frame in flat arrays with a stride (positions 3, rotations 4), owned by
+ * the caller and reused: capacity grows only when a frame holds more than ever before.
+ */
+export class EntityBuffer {
+  public count = 0;
+  /** Handles (dense per unique id; see `EntityTable`). */
+  public handles = new Int32Array(0);
+  public flags = new Uint8Array(0);
+  public positions = new Float32Array(0);
+  public rotations = new Float32Array(0);
+  /** First bone of entity i in `boneRotations`/`boneOffsets` (in bones), or -1 for none. */
+  public boneStart = new Int32Array(0);
+  public boneCount = new Uint16Array(0);
+  public boneTotal = 0;
+  public boneRotations = new Float32Array(0);
+  public boneOffsets = new Float32Array(0);
+
+  public constructor(capacity = 0, boneCapacity = 0) {
+    this.ensure(capacity);
+    this.ensureBones(boneCapacity);
+  }
+
+  /** Grows the entity arrays to hold `n` (never shrinks). */
+  public ensure(n: number): void {
+    if (n <= this.handles.length) return;
+    const cap = Math.max(n, this.handles.length * 2, 16);
+    this.handles = grow(this.handles, new Int32Array(cap));
+    this.flags = grow(this.flags, new Uint8Array(cap));
+    this.positions = grow(this.positions, new Float32Array(cap * 3));
+    this.rotations = grow(this.rotations, new Float32Array(cap * 4));
+    this.boneStart = grow(this.boneStart, new Int32Array(cap));
+    this.boneCount = grow(this.boneCount, new Uint16Array(cap));
+  }
+
+  /** Grows the bone arrays to hold `n` bones. */
+  public ensureBones(n: number): void {
+    if (n * 4 <= this.boneRotations.length) return;
+    const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);
+    this.boneRotations = grow(this.boneRotations, new Float32Array(cap * 4));
+    this.boneOffsets = grow(this.boneOffsets, new Float32Array(cap * 3));
+  }
+}
+
+/** Decoded debug primitives of one frame (filtered by a channel mask), owned by the caller. */
+export class PrimitiveBuffer {
+  public count = 0;
+  /** `PRIM_*` type of each primitive. */
+  public types = new Uint8Array(0);
+  public channels = new Uint8Array(0);
+  /** 0xRRGGBB. */
+  public colors = new Uint32Array(0);
+  /** `PRIM_FLOATS` floats per primitive, as in the record (text: x, y, z). */
+  public data = new Float32Array(0);
+  /** For text: start and length of its bytes in `textBytes` (Latin-1). */
+  public textStart = new Int32Array(0);
+  public textLength = new Int32Array(0);
+  public textBytes = new Uint8Array(0);
+  public textByteCount = 0;
+
+  public constructor(capacity = 0) {
+    this.ensure(capacity);
+  }
+
+  public ensure(n: number): void {
+    if (n <= this.types.length) return;
+    const cap = Math.max(n, this.types.length * 2, 16);
+    this.types = grow(this.types, new Uint8Array(cap));
+    this.channels = grow(this.channels, new Uint8Array(cap));
+    this.colors = grow(this.colors, new Uint32Array(cap));
+    this.data = grow(this.data, new Float32Array(cap * PRIM_FLOATS));
+    this.textStart = grow(this.textStart, new Int32Array(cap));
+    this.textLength = grow(this.textLength, new Int32Array(cap));
+  }
+
+  public ensureTextBytes(n: number): void {
+    if (n <= this.textBytes.length) return;
+    this.textBytes = grow(this.textBytes, new Uint8Array(Math.max(n, this.textBytes.length * 2, 256)));
+  }
+
+  /** The text of primitive `i` as a string (allocates; call when the viewed frame changes). */
+  public text(i: number): string {
+    const s = this.textStart[i];
+    const e = s + this.textLength[i];
+    let out = '';
+    const b = this.textBytes;
+    for (let j = s; j < e; j += 4096) {
+      out += String.fromCharCode.apply(null, b.subarray(j, Math.min(e, j + 4096)) as unknown as number[]);
+    }
+    return out;
+  }
+}
+
+/** Decoded events (markers) of one frame, owned by the caller. */
+export class EventBuffer {
+  public count = 0;
+  public kinds = new Uint32Array(0);
+  /** Entity id, or `NO_SUBJECT`. */
+  public subjects = new Uint32Array(0);
+  /** x, y, z, value per event. */
+  public data = new Float32Array(0);
+
+  public ensure(n: number): void {
+    if (n <= this.kinds.length) return;
+    const cap = Math.max(n, this.kinds.length * 2, 16);
+    this.kinds = grow(this.kinds, new Uint32Array(cap));
+    this.subjects = grow(this.subjects, new Uint32Array(cap));
+    this.data = grow(this.data, new Float32Array(cap * 4));
+  }
+}
+
+type Typed = Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array;
+function grow<T extends Typed>(old: Typed, next: T): T {
+  (next as Uint8Array).set(old as Uint8Array);
+  return next;
+}

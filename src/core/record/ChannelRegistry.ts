@@ -1,0 +1,106 @@
+/** The built-in channels; users register more, up to `MAX_CHANNELS`. */
+export const Channel = {
+  AI: 0,
+  PHYSICS: 1,
+  ANIMATION: 2,
+} as const;
+
+/** Most channels: one bit each in a 32-bit mask. */
+export const MAX_CHANNELS = 32;
+
+/** How a channel is described when registered. */
+export interface ChannelOptions {
+  /** Display colour (0xRRGGBB) for panels and badges. */
+  color?: number;
+  /** Primitives this channel may store per frame; more are dropped and the frame is flagged. */
+  budget?: number;
+}
+
+/** One registered channel. */
+export interface ChannelInfo {
+  readonly index: number;
+  readonly name: string;
+  readonly color: number;
+  readonly budget: number;
+}
+
+/**
+ * The named debug-draw channels. `ai`, `physics` and `animation` exist from the start; every channel
+ * is always recorded, and only display is filtered.
+ *
+ * @example
+ * const net = recorder.channels.register('network', { color: 0x44ccff, budget: 256 });
+ * recorder.draw.line(net, 0, 0, 0, 10, 0, 0, 0xffffff);
+ */
+export class ChannelRegistry {
+  private readonly names: string[] = [];
+  private readonly colors: number[] = [];
+  /** Per-channel primitive budgets, indexed by channel. */
+  public readonly budgets = new Int32Array(MAX_CHANNELS);
+  private readonly defaultBudget: number;
+  private readonly listeners: Array<() => void> = [];
+
+  public constructor(defaultBudget: number) {
+    this.defaultBudget = defaultBudget;
+    this.register('ai', { color: 0xffc83d });
+    this.register('physics', { color: 0x4dd2ff });
+    this.register('animation', { color: 0xd86bff });
+  }
+
+  /**
+   * Registers a channel, or returns the index of one already registered under that name.
+   * @throws RangeError when 32 channels already exist.
+   */
+  public register(name: string, options: ChannelOptions = {}): number {
+    const existing = this.names.indexOf(name);
+    if (existing >= 0) return existing;
+    if (this.names.length >= MAX_CHANNELS) {
+      throw new RangeError(`rewindable: cannot register channel "${name}": all ${MAX_CHANNELS} channels are in use`);
+    }
+    const index = this.names.length;
+    this.names.push(name);
+    this.colors.push(options.color ?? 0xffffff);
+    this.budgets[index] = Math.max(0, Math.floor(options.budget ?? this.defaultBudget));
+    for (const l of this.listeners) l();
+    return index;
+  }
+
+  /** The index of a channel by name, or -1. */
+  public indexOf(name: string): number {
+    return this.names.indexOf(name);
+  }
+
+  /** How many channels are registered. */
+  public get count(): number {
+    return this.names.length;
+  }
+
+  /** The channel's name, or `undefined` when none is registered at that index. */
+  public name(index: number): string | undefined {
+    return this.names[index];
+  }
+
+  /** Every registered channel, in index order. */
+  public list(): ChannelInfo[] {
+    return this.names.map((name, index) => ({ index, name, color: this.colors[index], budget: this.budgets[index] }));
+  }
+
+  /** Changes a channel's per-frame primitive budget. */
+  public setBudget(index: number, budget: number): void {
+    if (index < 0 || index >= this.names.length) throw new RangeError(`rewindable: no channel ${index}`);
+    this.budgets[index] = Math.max(0, Math.floor(budget));
+    for (const l of this.listeners) l();
+  }
+
+  /** Sum of every registered channel's budget. */
+  public totalBudget(): number {
+    let sum = 0;
+    for (let i = 0; i < this.names.length; i++) sum += this.budgets[i];
+    return sum;
+  }
+
+  /** @internal Called when channels or budgets change (the recorder resizes its staging). */
+  public onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+}

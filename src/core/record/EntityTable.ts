@@ -1,0 +1,157 @@
+import { MAX_HANDLES } from '../format/layout';
+
+const PAGE_BITS = 12;
+const PAGE_SIZE = 1 << PAGE_BITS;
+
+/**
+ * Every unique id (numeric id + spawn frame) that the ring still references gets a dense handle.
+ * Frames store the handle; this table stores what is written once per life, not per frame: the
+ * numeric id, the spawn frame, the last frame seen, a kind and a label.
+ *
+ * A handle is recycled only once every frame that mentions it has been evicted, so within the ring
+ * a handle always means one unique id.
+ */
+export class EntityTable {
+  /** Numeric id of each handle. */
+  public ids: Int32Array;
+  /** Frame the life began. */
+  public spawnFrames: Int32Array;
+  /** Last frame the entity was recorded in. */
+  public lastFrames: Int32Array;
+  /** Index of the entity in its last recorded frame (to repair a NaN position from). */
+  public lastIndex: Int32Array;
+  /** Kind index (see `kinds`), or -1 when none was described. */
+  public kindOf: Int32Array;
+  /** 1 while the handle is in use. */
+  public used: Uint8Array;
+  /** 1 once `despawn` ended the life (a later record of the id starts a new one). */
+  public ended: Uint8Array;
+  /** Labels by handle. */
+  public labels: Array<string | undefined> = [];
+  /** Kind names; a kind's index is its position here. */
+  public readonly kinds: string[] = [];
+  /** Bone parent indices per kind (index as in `kinds`), when described. */
+  public readonly skeletons: Array<Int16Array | undefined> = [];
+
+  private readonly kindIndex = new Map<string, number>();
+  private readonly pages: Array<Int32Array | undefined> = [];
+  private free: Int32Array;
+  private freeCount = 0;
+  private next = 0;
+  /** Handles in use. */
+  public liveCount = 0;
+
+  public constructor(initialCapacity: number, public readonly maxEntityId: number) {
+    const cap = Math.max(16, initialCapacity | 0);
+    this.ids = new Int32Array(cap);
+    this.spawnFrames = new Int32Array(cap);
+    this.lastFrames = new Int32Array(cap);
+    this.lastIndex = new Int32Array(cap);
+    this.kindOf = new Int32Array(cap);
+    this.used = new Uint8Array(cap);
+    this.ended = new Uint8Array(cap);
+    this.free = new Int32Array(cap);
+  }
+
+  /** Handle capacity before the next growth. */
+  public get capacity(): number {
+    return this.ids.length;
+  }
+
+  /** One past the largest handle ever issued (iterate `0 .. highWater` and test `used`). */
+  public get highWater(): number {
+    return this.next;
+  }
+
+  /** The handle currently mapped to a numeric id, or -1. */
+  public lookup(id: number): number {
+    const page = this.pages[id >>> PAGE_BITS];
+    return page === undefined ? -1 : page[id & (PAGE_SIZE - 1)] - 1;
+  }
+
+  /** Maps `id` to `handle` (pages of the id map are created on first use of their range). */
+  public map(id: number, handle: number): void {
+    const p = id >>> PAGE_BITS;
+    let page = this.pages[p];
+    if (page === undefined) {
+      page = new Int32Array(PAGE_SIZE);
+      this.pages[p] = page;
+    }
+    page[id & (PAGE_SIZE - 1)] = handle + 1;
+  }
+
+  /** Starts a new life for `id` at `frame` and returns its handle, or -1 when all handles are in use. */
+  public allocate(id: number, frame: number): number {
+    let h: number;
+    if (this.freeCount > 0) {
+      h = this.free[--this.freeCount];
+    } else {
+      if (this.next >= MAX_HANDLES) return -1;
+      if (this.next >= this.ids.length) this.grow();
+      h = this.next++;
+    }
+    this.ids[h] = id;
+    this.spawnFrames[h] = frame;
+    this.lastFrames[h] = frame;
+    this.lastIndex[h] = -1;
+    this.kindOf[h] = -1;
+    this.used[h] = 1;
+    this.ended[h] = 0;
+    this.labels[h] = undefined;
+    this.liveCount++;
+    this.map(id, h);
+    return h;
+  }
+
+  /** Returns a handle to the pool; its id stops mapping to it unless a newer life took the id. */
+  public release(h: number): void {
+    if (this.used[h] === 0) return;
+    this.used[h] = 0;
+    this.labels[h] = undefined;
+    if (this.lookup(this.ids[h]) === h) this.map(this.ids[h], -1);
+    this.free[this.freeCount++] = h;
+    this.liveCount--;
+  }
+
+  /** Interns a kind name and returns its index. */
+  public internKind(kind: string): number {
+    let k = this.kindIndex.get(kind);
+    if (k === undefined) {
+      k = this.kinds.length;
+      this.kinds.push(kind);
+      this.kindIndex.set(kind, k);
+    }
+    return k;
+  }
+
+  /** Forgets every handle and id mapping (kinds and skeletons are kept). */
+  public clear(): void {
+    for (let h = 0; h < this.next; h++) if (this.used[h]) this.release(h);
+    this.pages.length = 0;
+    this.freeCount = 0;
+    this.next = 0;
+    this.liveCount = 0;
+  }
+
+  private grow(): void {
+    const cap = Math.min(MAX_HANDLES, this.ids.length * 2);
+    const g32 = (a: Int32Array): Int32Array => {
+      const n = new Int32Array(cap);
+      n.set(a);
+      return n;
+    };
+    const g8 = (a: Uint8Array): Uint8Array => {
+      const n = new Uint8Array(cap);
+      n.set(a);
+      return n;
+    };
+    this.ids = g32(this.ids);
+    this.spawnFrames = g32(this.spawnFrames);
+    this.lastFrames = g32(this.lastFrames);
+    this.lastIndex = g32(this.lastIndex);
+    this.kindOf = g32(this.kindOf);
+    this.used = g8(this.used);
+    this.ended = g8(this.ended);
+    this.free = g32(this.free);
+  }
+}

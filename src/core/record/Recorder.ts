@@ -1,0 +1,557 @@
+import { QUAT_IDENTITY_BITS, encodeQuat, quatStatus } from '../math/quat';
+import {
+  BONE_INDEX_BITS, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS,
+  H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
+  H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
+  H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT,
+} from '../format/layout';
+import { FrameReader } from '../read/FrameReader';
+import { ChannelRegistry } from './ChannelRegistry';
+import { DrawRecorder } from './DrawRecorder';
+import { EntityTable } from './EntityTable';
+import { FrameRing } from './FrameRing';
+import { RecorderStats } from './RecorderStats';
+import { StaticLayers } from './StaticLayers';
+
+/** Recorder settings; see `DEFAULT_RECORDER_OPTIONS` for the defaults. */
+export interface RecorderOptions {
+  /** Frames kept (900 = 30 s at 30 fps). */
+  maxFrames: number;
+  /** Size of the byte arena, allocated once. */
+  arenaBytes: number;
+  /** Entities stored per frame; more are dropped and counted. */
+  maxEntitiesPerFrame: number;
+  /** Entity ids must be integers in `[0, maxEntityId)` (at most 2^30). */
+  maxEntityId: number;
+  /** Default per-channel primitive budget per frame. */
+  primitiveBudget: number;
+  /** Text bytes stored per frame over all channels. */
+  textBudgetBytes: number;
+  /** Texts of one channel within this distance of a paragraph's anchor join it. */
+  paragraphRadius: number;
+  /** Most text paragraphs per frame. */
+  maxParagraphs: number;
+  /** Words of bone data per frame (16 bytes a bone plus 4 an entity). */
+  maxBoneWordsPerFrame: number;
+  /** Events (markers) per frame. */
+  maxEventsPerFrame: number;
+  /** Whether bones are recorded at start; toggle with `recorder.bonesEnabled`. */
+  recordBones: boolean;
+  /** Called once per kind of problem with a readable message (bad input is never thrown). */
+  onWarning: (message: string) => void;
+}
+
+/** The defaults merged under the options given to `new Recorder(...)`. */
+export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
+  maxFrames: 900,
+  arenaBytes: 16 * 1024 * 1024,
+  maxEntitiesPerFrame: 16384,
+  maxEntityId: 1 << 24,
+  primitiveBudget: 1024,
+  textBudgetBytes: 8192,
+  paragraphRadius: 24,
+  maxParagraphs: 256,
+  maxBoneWordsPerFrame: 1 << 16,
+  maxEventsPerFrame: 256,
+  recordBones: true,
+  onWarning: (message: string) => console.warn(message),
+};
+
+/**
+ * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
+ * `entity` (and `bones`) for each relevant entity, debug draw through `recorder.draw`, then
+ * `endFrame`. Nothing is allocated per frame in steady state, and bad input never throws: it is
+ * repaired or dropped and counted in `stats`.
+ *
+ * @example
+ * const recorder = new Recorder({ maxFrames: 900 });
+ * app.ticker.add((t) => {
+ *   recorder.beginFrame(performance.now() / 1000, t.deltaMS / 1000);
+ *   for (const e of world.entities) recorder.entity(e.id, e.x, e.y, 0, 0, 0, Math.sin(e.angle / 2), Math.cos(e.angle / 2), e.flags);
+ *   recorder.draw.sphere(Channel.AI, guard.x, guard.y, 0, 40, 0xffcc00);
+ *   recorder.endFrame();
+ * });
+ */
+export class Recorder {
+  public readonly options: Readonly<RecorderOptions>;
+  public readonly ring: FrameRing;
+  public readonly entities: EntityTable;
+  public readonly channels: ChannelRegistry;
+  public readonly stats = new RecorderStats();
+  /** The recording `DebugDraw`: draw through this every frame, on any channel. */
+  public readonly draw: DrawRecorder;
+  /** Large static debug geometry, registered once and drawn live, never stored per frame. */
+  public readonly staticLayers: StaticLayers;
+  /** The read side of this recorder's ring. */
+  public readonly reader: FrameReader;
+  /** Event kind names; an event's kind index is its position here. */
+  public readonly eventKinds: string[] = [];
+  /** Whether `bones` stores anything (costs nothing when off). */
+  public bonesEnabled: boolean;
+
+  private frameOpen = false;
+  private nextFrame = 0;
+  private time = 0;
+  private dt = 0;
+  // Entity staging of the open frame, and the previous frame's (double-buffered).
+  private handles: Uint32Array;
+  private positions: Float32Array;
+  private rotations: Uint32Array;
+  private prevHandles: Uint32Array;
+  private prevPositions: Float32Array;
+  private prevCount = 0;
+  private count = 0;
+  private droppedEntities = 0;
+  private sanitized = 0;
+  private lastEntityId = -1;
+  private boneWords: Uint32Array;
+  private boneFloats: Float32Array;
+  private boneCount = 0;
+  private events: Uint32Array;
+  private eventFloats: Float32Array;
+  private eventCount = 0;
+  private hasCamera = false;
+  private readonly cam = new Float64Array(5);
+  private camRot = 0;
+  // Handles that died, in order of death: freed when their last frame is evicted.
+  private deathHandles: Int32Array;
+  private deathFrames: Int32Array;
+  private deathHead = 0;
+  private deathLength = 0;
+  private readonly eventKindIndex = new Map<string, number>();
+  private readonly pendingKinds = new Map<number, { kind: string; label: string | undefined }>();
+  private readonly warned = new Set<string>();
+  private readonly warnFn: (key: string, message: string) => void;
+
+  public constructor(options: Partial<RecorderOptions> = {}) {
+    const o: RecorderOptions = { ...DEFAULT_RECORDER_OPTIONS, ...options };
+    if (!(o.maxEntityId >= 1 && o.maxEntityId <= 1 << 30)) {
+      throw new RangeError(`rewindable: maxEntityId must be in [1, 2^30] (got ${o.maxEntityId})`);
+    }
+    if (!(o.maxEntitiesPerFrame >= 1 && o.maxEntitiesPerFrame <= 1 << BONE_INDEX_BITS)) {
+      throw new RangeError(`rewindable: maxEntitiesPerFrame must be in [1, 2^20] (got ${o.maxEntitiesPerFrame})`);
+    }
+    this.options = Object.freeze(o);
+    this.warnFn = (key, message) => {
+      if (this.warned.has(key)) return;
+      this.warned.add(key);
+      try {
+        this.options.onWarning(message);
+      } catch {
+        // A throwing warning handler must not take the game down.
+      }
+    };
+    this.ring = new FrameRing(o.arenaBytes, o.maxFrames);
+    this.ring.onEvict = (frame) => this.onEvict(frame);
+    this.entities = new EntityTable(Math.min(o.maxEntitiesPerFrame * 2, 1 << 16), o.maxEntityId);
+    this.channels = new ChannelRegistry(o.primitiveBudget);
+    this.draw = new DrawRecorder(this.channels, this.stats, {
+      textBudgetBytes: o.textBudgetBytes,
+      paragraphRadius: o.paragraphRadius,
+      maxParagraphs: o.maxParagraphs,
+      budgeted: true,
+    }, this.warnFn);
+    this.staticLayers = new StaticLayers(this.channels, this.stats, this.warnFn);
+    const n = o.maxEntitiesPerFrame;
+    this.handles = new Uint32Array(n);
+    this.positions = new Float32Array(n * 3);
+    this.rotations = new Uint32Array(n);
+    this.prevHandles = new Uint32Array(n);
+    this.prevPositions = new Float32Array(n * 3);
+    this.boneWords = new Uint32Array(Math.max(0, o.maxBoneWordsPerFrame | 0));
+    this.boneFloats = new Float32Array(this.boneWords.buffer);
+    this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
+    this.eventFloats = new Float32Array(this.events.buffer);
+    this.deathHandles = new Int32Array(this.entities.capacity);
+    this.deathFrames = new Int32Array(this.entities.capacity);
+    this.bonesEnabled = o.recordBones;
+    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
+  }
+
+  /** Whether a frame is open (between `beginFrame` and `endFrame`). */
+  public get inFrame(): boolean {
+    return this.frameOpen;
+  }
+
+  /** The number the next (or the open) frame gets. */
+  public get currentFrame(): number {
+    return this.nextFrame;
+  }
+
+  /**
+   * Opens a frame. `time` is the game time in seconds, `dt` the simulation step that led to it.
+   * Frame numbers are assigned by the recorder, contiguous from 0. Calling `beginFrame` while a frame
+   * is open ends that frame first (counted in `stats.unbalancedFrames`).
+   */
+  public beginFrame(time: number, dt: number): void {
+    if (this.frameOpen) {
+      this.stats.unbalancedFrames++;
+      this.warnFn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
+      this.endFrame();
+    }
+    this.frameOpen = true;
+    this.time = time - time === 0 ? time : 0;
+    this.dt = dt - dt === 0 ? dt : 0;
+    this.count = 0;
+    this.droppedEntities = 0;
+    this.sanitized = 0;
+    this.boneCount = 0;
+    this.eventCount = 0;
+    this.hasCamera = false;
+    this.lastEntityId = -1;
+    this.draw.reset();
+    this.draw.open = true;
+  }
+
+  /** Records the game camera: position, orientation (quaternion) and zoom. */
+  public camera(x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, zoom: number): void {
+    if (!this.frameOpen) return this.outside();
+    const c = this.cam;
+    c[0] = x - x === 0 ? x : 0;
+    c[1] = y - y === 0 ? y : 0;
+    c[2] = z - z === 0 ? z : 0;
+    c[3] = zoom - zoom === 0 && zoom > 0 ? zoom : 1;
+    this.camRot = encodeQuat(qx, qy, qz, qw);
+    this.hasCamera = true;
+  }
+
+  /**
+   * Records one entity this frame. `id` is the game's numeric id; an id absent from the previous
+   * frame, or recorded after `despawn(id)`, starts a new life (a new unique id). The quaternion need
+   * not be normalised. `flags` is a byte of display flags (`EntityFlags`).
+   */
+  public entity(
+    id: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, flags = 0,
+  ): void {
+    if (!this.frameOpen) return this.outside();
+    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) return this.badId(id);
+    const n = this.count;
+    if (n >= this.handles.length) return this.overCapacity();
+    const table = this.entities;
+    const frame = this.nextFrame;
+    let h = table.lookup(id);
+    if (h >= 0) {
+      const last = table.lastFrames[h];
+      if (last === frame) return this.duplicate(id);
+      if (last !== frame - 1 || table.ended[h] === 1) h = this.newLife(id, frame);
+    } else {
+      h = this.newLife(id, frame);
+    }
+    if (h < 0) return this.overCapacity();
+    let f = flags & 0xff;
+    const p = n * 3;
+    const pos = this.positions;
+    if (x - x + y - y + z - z === 0) {
+      pos[p] = x;
+      pos[p + 1] = y;
+      pos[p + 2] = z;
+    } else {
+      this.repairPosition(h, p);
+      f |= EntityFlags.SANITIZED;
+    }
+    const rot = encodeQuat(qx, qy, qz, qw);
+    if (quatStatus.sanitized) {
+      f |= EntityFlags.SANITIZED;
+      this.stats.invalidRotations++;
+      this.sanitized++;
+      this.warnFn('quat', `rewindable: entity ${id} has a zero or non-finite quaternion; the identity was stored`);
+    }
+    this.rotations[n] = rot;
+    this.handles[n] = (h | (f << HANDLE_BITS)) >>> 0;
+    table.lastFrames[h] = frame;
+    table.lastIndex[h] = n;
+    this.lastEntityId = id;
+    this.count = n + 1;
+  }
+
+  /**
+   * Records the bones of the entity recorded just before (same `id`): `rotations` holds x, y, z, w
+   * per bone (local rotation), `offsets` x, y, z per bone (local offset). Does nothing while
+   * `bonesEnabled` is false.
+   */
+  public bones(id: number, count: number, rotations: ArrayLike<number>, offsets: ArrayLike<number>): void {
+    if (!this.bonesEnabled) return;
+    if (!this.frameOpen) return this.outside();
+    if (id !== this.lastEntityId || this.count === 0) {
+      this.stats.bonesDropped++;
+      this.warnFn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
+      return;
+    }
+    const c = count | 0;
+    const words = 1 + c * 4;
+    if (c <= 0 || c > MAX_BONES || this.boneCount + words > this.boneWords.length ||
+        rotations.length < c * 4 || offsets.length < c * 3) {
+      this.stats.bonesDropped++;
+      this.warnFn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
+      return;
+    }
+    const w = this.boneWords;
+    const fl = this.boneFloats;
+    let at = this.boneCount;
+    w[at++] = ((this.count - 1) | (c << BONE_INDEX_BITS)) >>> 0;
+    for (let i = 0; i < c; i++) {
+      w[at++] = encodeQuat(rotations[i * 4], rotations[i * 4 + 1], rotations[i * 4 + 2], rotations[i * 4 + 3]);
+    }
+    for (let i = 0; i < c * 3; i++) {
+      const v = offsets[i];
+      fl[at++] = v - v === 0 ? v : 0;
+    }
+    this.boneCount = at;
+  }
+
+  /**
+   * Names the current life of `id` (or its next one, when it has none now): a kind, used to
+   * re-create it after it despawned, and a label for display. Written once, not per frame.
+   */
+  public describe(id: number, kind: string, label?: string): void {
+    const h = this.entities.lookup(id);
+    const alive = h >= 0 && this.entities.ended[h] === 0 &&
+      (this.entities.lastFrames[h] === this.nextFrame || (this.entities.lastFrames[h] === this.nextFrame - 1 && !this.frameOpen));
+    if (alive) {
+      this.entities.kindOf[h] = this.entities.internKind(kind);
+      this.entities.labels[h] = label;
+    } else {
+      this.pendingKinds.set(id, { kind, label });
+    }
+  }
+
+  /** Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root. */
+  public describeSkeleton(kind: string, parents: ArrayLike<number>): void {
+    const k = this.entities.internKind(kind);
+    this.entities.skeletons[k] = Int16Array.from(parents as ArrayLike<number>);
+  }
+
+  /** Ends the current life of `id`: a later `entity(id)` is a different unique id. */
+  public despawn(id: number): void {
+    const h = this.entities.lookup(id);
+    if (h >= 0) this.entities.ended[h] = 1;
+    this.pendingKinds.delete(id);
+  }
+
+  /** The index of an event kind, registering it on first use. */
+  public eventKind(name: string): number {
+    let k = this.eventKindIndex.get(name);
+    if (k === undefined) {
+      k = this.eventKinds.length;
+      this.eventKinds.push(name);
+      this.eventKindIndex.set(name, k);
+    }
+    return k;
+  }
+
+  /**
+   * Records an event (a timeline marker): e.g. a particle effect's start and end, a hit, a state
+   * change. `kind` is a name or an index from `eventKind`; `subject` an entity id or -1.
+   */
+  public event(kind: number | string, subject: number, x: number, y: number, z: number, value = 0): void {
+    if (!this.frameOpen) return this.outside();
+    const k = typeof kind === 'number' ? kind : this.eventKind(kind);
+    if (!(k >= 0 && k < this.eventKinds.length) || this.eventCount * EVENT_WORDS >= this.events.length) {
+      this.warnFn('event', `rewindable: event dropped (unknown kind ${String(kind)} or over maxEventsPerFrame)`);
+      return;
+    }
+    const at = this.eventCount * EVENT_WORDS;
+    this.events[at] = k;
+    this.events[at + 1] = subject >= 0 && (subject | 0) === subject ? subject : NO_SUBJECT;
+    const f = this.eventFloats;
+    f[at + 2] = x - x === 0 ? x : 0;
+    f[at + 3] = y - y === 0 ? y : 0;
+    f[at + 4] = z - z === 0 ? z : 0;
+    f[at + 5] = value - value === 0 ? value : 0;
+    this.eventCount++;
+  }
+
+  /** Closes the frame and commits it to the ring, evicting the oldest frames as needed. */
+  public endFrame(): void {
+    if (!this.frameOpen) return this.outside();
+    const draw = this.draw;
+    draw.flushText();
+    draw.open = false;
+    this.frameOpen = false;
+    const frame = this.nextFrame++;
+    this.collectDeaths(frame);
+
+    const n = this.count;
+    const total = HEADER_WORDS + n * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+    const ring = this.ring;
+    let at = ring.reserve(total);
+    let truncated = false;
+    if (at < 0) {
+      truncated = true;
+      this.stats.framesTruncated++;
+      this.warnFn('truncated', `rewindable: frame ${frame} needs ${total * 4} bytes, more than the whole arena; only its header was kept`);
+      at = ring.reserve(HEADER_WORDS);
+    }
+    const u = ring.u32;
+    const f = ring.f32;
+    u[at + H_FRAME] = frame;
+    ring.f64[(at + H_TIME) >>> 1] = this.time;
+    f[at + H_DT] = this.dt;
+    u[at + H_OVER_BUDGET] = draw.overBudget;
+    u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
+    u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
+    u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
+    u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
+    const c = this.cam;
+    f[at + H_CAM_X] = c[0];
+    f[at + H_CAM_Y] = c[1];
+    f[at + H_CAM_Z] = c[2];
+    u[at + H_CAM_ROT] = this.hasCamera ? this.camRot : QUAT_IDENTITY_BITS;
+    f[at + H_CAM_ZOOM] = this.hasCamera ? c[3] : 1;
+    if (truncated) {
+      u[at + H_ENTITY_COUNT] = 0;
+      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + n;
+      u[at + H_PRIM_WORDS] = 0;
+      u[at + H_PRIM_COUNT] = 0;
+      u[at + H_BONE_WORDS] = 0;
+      u[at + H_EVENT_COUNT] = 0;
+      u[at + H_TOTAL_WORDS] = HEADER_WORDS;
+      u[at + HEADER_WORDS - 1] = 0;
+    } else {
+      u[at + H_ENTITY_COUNT] = n;
+      u[at + H_DROPPED_ENTITIES] = this.droppedEntities;
+      u[at + H_PRIM_WORDS] = draw.wordCount;
+      u[at + H_PRIM_COUNT] = draw.primCount;
+      u[at + H_BONE_WORDS] = this.boneCount;
+      u[at + H_EVENT_COUNT] = this.eventCount;
+      u[at + H_TOTAL_WORDS] = total;
+      u[at + HEADER_WORDS - 1] = 0;
+      let w = at + HEADER_WORDS;
+      const hs = this.handles;
+      for (let i = 0; i < n; i++) u[w + i] = hs[i];
+      w += n;
+      const ps = this.positions;
+      for (let i = 0; i < n * 3; i++) f[w + i] = ps[i];
+      w += n * 3;
+      const rs = this.rotations;
+      for (let i = 0; i < n; i++) u[w + i] = rs[i];
+      w += n;
+      const bw = this.boneWords;
+      for (let i = 0; i < this.boneCount; i++) u[w + i] = bw[i];
+      w += this.boneCount;
+      const dw = draw.words;
+      for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
+      w += draw.wordCount;
+      const ev = this.events;
+      for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
+    }
+    ring.commit(frame);
+    this.stats.framesRecorded++;
+
+    // This frame becomes the previous one.
+    const th = this.prevHandles;
+    this.prevHandles = this.handles;
+    this.handles = th;
+    const tp = this.prevPositions;
+    this.prevPositions = this.positions;
+    this.positions = tp;
+    this.prevCount = n;
+  }
+
+  /** Drops every recorded frame and every entity life; channels, kinds and options stay. */
+  public clear(): void {
+    if (this.frameOpen) this.endFrame();
+    this.ring.clear();
+    this.deathHead = 0;
+    this.deathLength = 0;
+    this.entities.clear();
+    this.prevCount = 0;
+  }
+
+  /** Handles of the previous frame not seen in this one died in the previous frame. */
+  private collectDeaths(frame: number): void {
+    const table = this.entities;
+    const prev = this.prevHandles;
+    for (let i = 0; i < this.prevCount; i++) {
+      const h = prev[i] & HANDLE_MASK;
+      if (table.lastFrames[h] !== frame && table.used[h] === 1) this.pushDeath(h, frame - 1);
+    }
+    // Lives ended by despawn() and recorded again this frame were given a new handle already; lives
+    // ended but never seen again are caught above. A handle whose entity was recorded this frame
+    // after despawn kept its life only if no new one replaced it.
+  }
+
+  private pushDeath(h: number, frame: number): void {
+    if (this.deathLength === this.deathHandles.length) {
+      const cap = this.deathHandles.length * 2;
+      const nh = new Int32Array(cap);
+      const nf = new Int32Array(cap);
+      for (let i = 0; i < this.deathLength; i++) {
+        const j = (this.deathHead + i) % this.deathHandles.length;
+        nh[i] = this.deathHandles[j];
+        nf[i] = this.deathFrames[j];
+      }
+      this.deathHandles = nh;
+      this.deathFrames = nf;
+      this.deathHead = 0;
+    }
+    const j = (this.deathHead + this.deathLength) % this.deathHandles.length;
+    this.deathHandles[j] = h;
+    this.deathFrames[j] = frame;
+    this.deathLength++;
+  }
+
+  private onEvict(frame: number): void {
+    this.stats.framesEvicted++;
+    while (this.deathLength > 0 && this.deathFrames[this.deathHead] <= frame) {
+      this.entities.release(this.deathHandles[this.deathHead]);
+      this.deathHead = (this.deathHead + 1) % this.deathHandles.length;
+      this.deathLength--;
+    }
+  }
+
+  private newLife(id: number, frame: number): number {
+    const h = this.entities.allocate(id, frame);
+    if (h >= 0 && this.pendingKinds.size > 0) {
+      const pending = this.pendingKinds.get(id);
+      if (pending !== undefined) {
+        this.entities.kindOf[h] = this.entities.internKind(pending.kind);
+        this.entities.labels[h] = pending.label;
+        this.pendingKinds.delete(id);
+      }
+    }
+    return h;
+  }
+
+  private repairPosition(h: number, p: number): void {
+    const pos = this.positions;
+    const table = this.entities;
+    const li = table.lastIndex[h];
+    // lastIndex still points into the previous frame when this entity was there.
+    if (li >= 0 && table.spawnFrames[h] < this.nextFrame && li < this.prevCount && (this.prevHandles[li] & HANDLE_MASK) === h) {
+      pos[p] = this.prevPositions[li * 3];
+      pos[p + 1] = this.prevPositions[li * 3 + 1];
+      pos[p + 2] = this.prevPositions[li * 3 + 2];
+    } else {
+      pos[p] = 0;
+      pos[p + 1] = 0;
+      pos[p + 2] = 0;
+    }
+    this.stats.invalidPositions++;
+    this.sanitized++;
+    this.warnFn('nan', `rewindable: entity ${table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+  }
+
+  private outside(): void {
+    this.stats.callsOutsideFrame++;
+    this.warnFn('outside', 'rewindable: recorder called outside beginFrame/endFrame; the call was ignored');
+  }
+
+  private badId(id: number): void {
+    this.stats.idsOutOfRange++;
+    this.droppedEntities++;
+    this.warnFn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.options.maxEntityId}); the entity was dropped`);
+  }
+
+  private duplicate(id: number): void {
+    this.stats.duplicateIds++;
+    this.droppedEntities++;
+    this.warnFn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
+  }
+
+  private overCapacity(): void {
+    this.stats.entitiesOverCapacity++;
+    this.droppedEntities++;
+    this.warnFn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
+  }
+}

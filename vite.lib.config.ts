@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/** The library build: ESM, with pixi.js, lil-gui and msgpackr left external. */
+export default defineConfig({
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    minify: false,
+    lib: {
+      entry: {
+        index: resolve(__dirname, 'src/index.ts'),
+        core: resolve(__dirname, 'src/core/index.ts'),
+        pixi: resolve(__dirname, 'src/pixi/index.ts'),
+      },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      external: [/^pixi\.js/, /^lil-gui/, /^msgpackr/, /^node:/],
+    },
+  },
+});

@@ -1,0 +1,52 @@
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Two projects: `node` runs the renderer-agnostic core; `browser` runs pixi and DOM code in real
+ * headless Chromium (WebGL through SwiftShader).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/core/**/__tests__/**/*.test.ts', 'src/cli/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts', 'bench/__tests__/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['src/pixi/**/__tests__/**/*.test.ts', 'src/ui/**/__tests__/**/*.test.ts'],
+          testTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: CHROMIUM,
+                args: [
+                  '--no-sandbox',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--disable-sync',
+                  '--no-first-run',
+                  '--disable-quic',
+                  '--use-angle=swiftshader',
+                  '--enable-unsafe-swiftshader',
+                  '--js-flags=--expose-gc',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});

@@ -14,6 +14,9 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          // --expose-gc lets allocation tests empty the young generation before measuring.
+          pool: 'forks',
+          execArgv: ['--expose-gc'],
           include: ['src/core/**/__tests__/**/*.test.ts', 'src/cli/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts', 'bench/__tests__/**/*.test.ts'],
           testTimeout: 60_000,
         },

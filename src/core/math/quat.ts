@@ -17,16 +17,18 @@ const INV_SCALE = (2 * INV_SQRT2) / STEPS;
 /** The three "other" component indices for each largest-component index (branch-free lookup). */
 const OTHERS = new Uint8Array([1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
 const scratch = new Float64Array(4);
+/** The identity (w largest, the others 0). */
+const IDENTITY = (3 << 30) | (MID << 20) | (MID << 10) | MID;
 
 /** Outcome of `encodeQuat` on the last call: whether the input had to be repaired. */
 export const quatStatus = { sanitized: false };
 
+const args = new Float64Array(4);
+
 /**
- * Encodes a rotation (x, y, z, w) as 32 bits. The input need not be normalised; a zero, NaN or
- * infinite quaternion encodes the identity and sets `quatStatus.sanitized`.
- *
- * The choice of the largest component and of the sign is arithmetic, not branches, because which
- * component is largest changes at random from one entity to the next.
+ * Encodes a rotation (x, y, z, w) as 32 bits, returned as a signed int32 (store it in a typed
+ * array). The input need not be normalised; a zero, NaN or infinite quaternion encodes the identity
+ * and sets `quatStatus.sanitized`.
  *
  * @example
  * const bits = encodeQuat(0, 0, Math.sin(0.5), Math.cos(0.5));
@@ -34,11 +36,28 @@ export const quatStatus = { sanitized: false };
  * decodeQuat(bits, out, 0); // ≈ [0, 0, 0.479, 0.878]
  */
 export function encodeQuat(x: number, y: number, z: number, w: number): number {
+  args[0] = x;
+  args[1] = y;
+  args[2] = z;
+  args[3] = w;
+  return encodeQuatAt(args, 0);
+}
+
+/**
+ * `encodeQuat` reading x, y, z, w from `src[offset..offset+3]`. Hot paths use this form: passing an
+ * array and an index never boxes a double at a call boundary, so it allocates nothing even when V8
+ * does not inline it.
+ *
+ * The choice of the largest component and of the sign is arithmetic, not branches, because which
+ * component is largest changes at random from one entity to the next.
+ */
+export function encodeQuatAt(src: ArrayLike<number>, offset: number): number {
+  const x = src[offset], y = src[offset + 1], z = src[offset + 2], w = src[offset + 3];
   const n2 = x * x + y * y + z * z + w * w;
   // NaN/Infinity/zero all fail this test (NaN compares false).
   const ok = n2 > 1e-20 && n2 < 1e20;
   quatStatus.sanitized = !ok;
-  if (!ok) return ((3 << 30) | (MID << 20) | (MID << 10) | MID) >>> 0; // identity: w largest, others 0
+  if (!ok) return IDENTITY;
   const inv = 1 / Math.sqrt(n2);
   scratch[0] = x * inv;
   scratch[1] = y * inv;
@@ -64,7 +83,9 @@ export function encodeQuat(x: number, y: number, z: number, w: number): number {
   const qa = a < 0 ? 0 : a > STEPS ? STEPS : a;
   const qb = b < 0 ? 0 : b > STEPS ? STEPS : b;
   const qc = c < 0 ? 0 : c > STEPS ? STEPS : c;
-  return ((idx << 30) | (qa << 20) | (qb << 10) | qc) >>> 0;
+  // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31 would
+  // be boxed as a heap number on every return. Stored into a Uint32Array it is the same 32 bits.
+  return (idx << 30) | (qa << 20) | (qb << 10) | qc;
 }
 
 /**
@@ -86,7 +107,7 @@ export function decodeQuat(bits: number, out: Float32Array | Float64Array, offse
 }
 
 /** The identity rotation, encoded. */
-export const QUAT_IDENTITY_BITS = encodeQuat(0, 0, 0, 1);
+export const QUAT_IDENTITY_BITS = IDENTITY;
 
 /**
  * Shortest-path spherical interpolation of two unit quaternions stored at `a[ai]` and `b[bi]`,

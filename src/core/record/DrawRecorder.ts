@@ -160,7 +160,7 @@ export class DrawRecorder implements DebugDraw {
     }
     this.channelCounts[channel]++;
     const at = this.wordCount;
-    this.words[at] = (type | (channel << 3) | ((color & 0xffffff) << 8)) >>> 0;
+    this.words[at] = type | (channel << 3) | ((color & 0xffffff) << 8);
     this.wordCount += words;
     this.primCount++;
     return at + 1;
@@ -315,7 +315,7 @@ export class DrawRecorder implements DebugDraw {
         this.grow(words);
       }
       const at = this.wordCount;
-      this.words[at] = (PRIM_TEXT | (this.paraChannel[p] << 3) | (this.paraColor[p] << 8)) >>> 0;
+      this.words[at] = PRIM_TEXT | (this.paraChannel[p] << 3) | (this.paraColor[p] << 8);
       this.floats[at + 1] = this.paraX[p];
       this.floats[at + 2] = this.paraY[p];
       this.floats[at + 3] = this.paraZ[p];

@@ -1,6 +1,6 @@
-import { QUAT_IDENTITY_BITS, encodeQuat, quatStatus } from '../math/quat';
+import { QUAT_IDENTITY_BITS, encodeQuatAt, quatStatus } from '../math/quat';
 import {
-  BONE_INDEX_BITS, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS,
+  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HEADER_WORDS,
   H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
   H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
   H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT,
@@ -93,14 +93,21 @@ export class Recorder {
   private nextFrame = 0;
   private time = 0;
   private dt = 0;
-  // Entity staging of the open frame, and the previous frame's (double-buffered).
-  private handles: Uint32Array;
-  private positions: Float32Array;
-  private rotations: Uint32Array;
-  private prevHandles: Uint32Array;
-  private prevPositions: Float32Array;
+  // Raw input of the open frame: ids, flags and 7 floats (position, quaternion) per entity call.
+  // `entity()` only copies its arguments here, so it is small enough for V8 to inline into the
+  // game's loop (no double is boxed at a call); ids resolve and quaternions encode at `endFrame`.
+  private readonly inIds: Int32Array;
+  private readonly inFlags: Uint8Array;
+  private readonly inFloats: Float32Array;
+  /** Final handle of each raw entry, or -1 when dropped; then compacted handles of this frame. */
+  private readonly resolved: Int32Array;
+  private handles: Int32Array;
+  private prevHandles: Int32Array;
   private prevCount = 0;
   private count = 0;
+  private readonly despawnIds: Int32Array;
+  private readonly despawnAt: Int32Array;
+  private despawnCount = 0;
   private droppedEntities = 0;
   private sanitized = 0;
   private lastEntityId = -1;
@@ -111,8 +118,8 @@ export class Recorder {
   private eventFloats: Float32Array;
   private eventCount = 0;
   private hasCamera = false;
-  private readonly cam = new Float64Array(5);
-  private camRot = 0;
+  /** x, y, z, qx, qy, qz, qw, zoom of the open frame. */
+  private readonly cam = new Float64Array(8);
   // Handles that died, in order of death: freed when their last frame is evicted.
   private deathHandles: Int32Array;
   private deathFrames: Int32Array;
@@ -153,11 +160,14 @@ export class Recorder {
     }, this.warnFn);
     this.staticLayers = new StaticLayers(this.channels, this.stats, this.warnFn);
     const n = o.maxEntitiesPerFrame;
-    this.handles = new Uint32Array(n);
-    this.positions = new Float32Array(n * 3);
-    this.rotations = new Uint32Array(n);
-    this.prevHandles = new Uint32Array(n);
-    this.prevPositions = new Float32Array(n * 3);
+    this.inIds = new Int32Array(n);
+    this.inFlags = new Uint8Array(n);
+    this.inFloats = new Float32Array(n * 7);
+    this.resolved = new Int32Array(n);
+    this.handles = new Int32Array(n);
+    this.prevHandles = new Int32Array(n);
+    this.despawnIds = new Int32Array(n);
+    this.despawnAt = new Int32Array(n);
     this.boneWords = new Uint32Array(Math.max(0, o.maxBoneWordsPerFrame | 0));
     this.boneFloats = new Float32Array(this.boneWords.buffer);
     this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
@@ -184,19 +194,27 @@ export class Recorder {
    * is open ends that frame first (counted in `stats.unbalancedFrames`).
    */
   public beginFrame(time: number, dt: number): void {
-    if (this.frameOpen) {
-      this.stats.unbalancedFrames++;
-      this.warnFn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
-      this.endFrame();
-    }
-    this.frameOpen = true;
+    // Kept tiny so V8 inlines it into the game loop and the two doubles are never boxed.
+    if (this.frameOpen) this.closeUnbalanced();
     this.time = time - time === 0 ? time : 0;
     this.dt = dt - dt === 0 ? dt : 0;
+    this.open();
+  }
+
+  private closeUnbalanced(): void {
+    this.stats.unbalancedFrames++;
+    this.warnFn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
+    this.endFrame();
+  }
+
+  private open(): void {
+    this.frameOpen = true;
     this.count = 0;
     this.droppedEntities = 0;
     this.sanitized = 0;
     this.boneCount = 0;
     this.eventCount = 0;
+    this.despawnCount = 0;
     this.hasCamera = false;
     this.lastEntityId = -1;
     this.draw.reset();
@@ -210,8 +228,11 @@ export class Recorder {
     c[0] = x - x === 0 ? x : 0;
     c[1] = y - y === 0 ? y : 0;
     c[2] = z - z === 0 ? z : 0;
-    c[3] = zoom - zoom === 0 && zoom > 0 ? zoom : 1;
-    this.camRot = encodeQuat(qx, qy, qz, qw);
+    c[3] = qx;
+    c[4] = qy;
+    c[5] = qz;
+    c[6] = qw;
+    c[7] = zoom - zoom === 0 && zoom > 0 ? zoom : 1;
     this.hasCamera = true;
   }
 
@@ -223,45 +244,59 @@ export class Recorder {
   public entity(
     id: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, flags = 0,
   ): void {
-    if (!this.frameOpen) return this.outside();
-    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) return this.badId(id);
     const n = this.count;
-    if (n >= this.handles.length) return this.overCapacity();
-    const table = this.entities;
-    const frame = this.nextFrame;
-    let h = table.lookup(id);
-    if (h >= 0) {
-      const last = table.lastFrames[h];
-      if (last === frame) return this.duplicate(id);
-      if (last !== frame - 1 || table.ended[h] === 1) h = this.newLife(id, frame);
-    } else {
-      h = this.newLife(id, frame);
+    if (!this.frameOpen || n >= this.inIds.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+      return this.refuse(id);
     }
-    if (h < 0) return this.overCapacity();
-    let f = flags & 0xff;
-    const p = n * 3;
-    const pos = this.positions;
-    if (x - x + y - y + z - z === 0) {
-      pos[p] = x;
-      pos[p + 1] = y;
-      pos[p + 2] = z;
-    } else {
-      this.repairPosition(h, p);
-      f |= EntityFlags.SANITIZED;
-    }
-    const rot = encodeQuat(qx, qy, qz, qw);
-    if (quatStatus.sanitized) {
-      f |= EntityFlags.SANITIZED;
-      this.stats.invalidRotations++;
-      this.sanitized++;
-      this.warnFn('quat', `rewindable: entity ${id} has a zero or non-finite quaternion; the identity was stored`);
-    }
-    this.rotations[n] = rot;
-    this.handles[n] = (h | (f << HANDLE_BITS)) >>> 0;
-    table.lastFrames[h] = frame;
-    table.lastIndex[h] = n;
+    const p = n * 7;
+    const s = this.inFloats;
+    s[p] = x;
+    s[p + 1] = y;
+    s[p + 2] = z;
+    s[p + 3] = qx;
+    s[p + 4] = qy;
+    s[p + 5] = qz;
+    s[p + 6] = qw;
+    this.inIds[n] = id;
+    this.inFlags[n] = flags;
     this.lastEntityId = id;
     this.count = n + 1;
+  }
+
+  /**
+   * Records `count` entities from flat arrays (an ECS's own storage): `ids[i]`, positions x, y, z
+   * at `positions[i * 3]`, rotations x, y, z, w at `rotations[i * 4]`, and optionally `flags[i]`.
+   * Same rules as `entity`; no argument is a double, so no engine boxes one, whatever it inlines.
+   *
+   * @example
+   * recorder.entityBatch(world.count, world.ids, world.positions, world.rotations, world.flags);
+   */
+  public entityBatch(
+    count: number, ids: ArrayLike<number>, positions: ArrayLike<number>, rotations: ArrayLike<number>,
+    flags?: ArrayLike<number>,
+  ): void {
+    const s = this.inFloats;
+    const max = this.options.maxEntityId;
+    for (let i = 0; i < count; i++) {
+      const n = this.count;
+      const id = ids[i];
+      if (!this.frameOpen || n >= this.inIds.length || !(id >= 0 && id < max && (id | 0) === id)) {
+        this.refuse(id);
+        continue;
+      }
+      const p = n * 7;
+      s[p] = positions[i * 3];
+      s[p + 1] = positions[i * 3 + 1];
+      s[p + 2] = positions[i * 3 + 2];
+      s[p + 3] = rotations[i * 4];
+      s[p + 4] = rotations[i * 4 + 1];
+      s[p + 5] = rotations[i * 4 + 2];
+      s[p + 6] = rotations[i * 4 + 3];
+      this.inIds[n] = id;
+      this.inFlags[n] = flags === undefined ? 0 : flags[i];
+      this.lastEntityId = id;
+      this.count = n + 1;
+    }
   }
 
   /**
@@ -288,10 +323,8 @@ export class Recorder {
     const w = this.boneWords;
     const fl = this.boneFloats;
     let at = this.boneCount;
-    w[at++] = ((this.count - 1) | (c << BONE_INDEX_BITS)) >>> 0;
-    for (let i = 0; i < c; i++) {
-      w[at++] = encodeQuat(rotations[i * 4], rotations[i * 4 + 1], rotations[i * 4 + 2], rotations[i * 4 + 3]);
-    }
+    w[at++] = (this.count - 1) | (c << BONE_INDEX_BITS);
+    for (let i = 0; i < c; i++) w[at++] = encodeQuatAt(rotations, i * 4);
     for (let i = 0; i < c * 3; i++) {
       const v = offsets[i];
       fl[at++] = v - v === 0 ? v : 0;
@@ -300,19 +333,25 @@ export class Recorder {
   }
 
   /**
-   * Names the current life of `id` (or its next one, when it has none now): a kind, used to
-   * re-create it after it despawned, and a label for display. Written once, not per frame.
+   * Names a life of `id` with a kind (used to re-create it after it despawned) and a label for
+   * display; written once, not per frame. Inside a frame it names the life recorded in that frame
+   * (or, when `id` is not recorded in it, its next life); outside a frame, the life recorded in the
+   * newest frame if it is still alive, else the next one.
    */
   public describe(id: number, kind: string, label?: string): void {
-    const h = this.entities.lookup(id);
-    const alive = h >= 0 && this.entities.ended[h] === 0 &&
-      (this.entities.lastFrames[h] === this.nextFrame || (this.entities.lastFrames[h] === this.nextFrame - 1 && !this.frameOpen));
-    if (alive) {
-      this.entities.kindOf[h] = this.entities.internKind(kind);
-      this.entities.labels[h] = label;
-    } else {
-      this.pendingKinds.set(id, { kind, label });
+    const t = this.entities;
+    const h = t.lookup(id);
+    if (!this.frameOpen && h >= 0 && t.ended[h] === 0 && t.lastFrames[h] === this.nextFrame - 1) {
+      t.kindOf[h] = t.internKind(kind);
+      t.labels[h] = label;
+      return;
     }
+    if (this.pendingKinds.size >= 4096) {
+      // Descriptions of ids that never appear must not grow without bound: forget the oldest.
+      const oldest = this.pendingKinds.keys().next().value as number;
+      this.pendingKinds.delete(oldest);
+    }
+    this.pendingKinds.set(id, { kind, label });
   }
 
   /** Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root. */
@@ -321,11 +360,23 @@ export class Recorder {
     this.entities.skeletons[k] = Int16Array.from(parents as ArrayLike<number>);
   }
 
-  /** Ends the current life of `id`: a later `entity(id)` is a different unique id. */
+  /**
+   * Ends the life of `id`: an `entity(id)` recorded after this call (in this frame or later) is a
+   * different unique id. Recorded in the same frame before the call, the entity's last frame is this one.
+   */
   public despawn(id: number): void {
+    if (this.frameOpen && this.despawnCount < this.despawnIds.length) {
+      this.despawnIds[this.despawnCount] = id;
+      this.despawnAt[this.despawnCount] = this.count;
+      this.despawnCount++;
+    } else {
+      this.endLife(id);
+    }
+  }
+
+  private endLife(id: number): void {
     const h = this.entities.lookup(id);
     if (h >= 0) this.entities.ended[h] = 1;
-    this.pendingKinds.delete(id);
   }
 
   /** The index of an event kind, registering it on first use. */
@@ -369,10 +420,10 @@ export class Recorder {
     draw.open = false;
     this.frameOpen = false;
     const frame = this.nextFrame++;
+    const m = this.resolve(frame);
     this.collectDeaths(frame);
 
-    const n = this.count;
-    const total = HEADER_WORDS + n * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+    const total = HEADER_WORDS + m * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
     const ring = this.ring;
     let at = ring.reserve(total);
     let truncated = false;
@@ -390,68 +441,163 @@ export class Recorder {
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
     u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
     const c = this.cam;
     f[at + H_CAM_X] = c[0];
     f[at + H_CAM_Y] = c[1];
     f[at + H_CAM_Z] = c[2];
-    u[at + H_CAM_ROT] = this.hasCamera ? this.camRot : QUAT_IDENTITY_BITS;
-    f[at + H_CAM_ZOOM] = this.hasCamera ? c[3] : 1;
+    u[at + H_CAM_ROT] = this.hasCamera ? encodeQuatAt(c, 3) : QUAT_IDENTITY_BITS;
+    f[at + H_CAM_ZOOM] = this.hasCamera ? c[7] : 1;
+    u[at + HEADER_WORDS - 1] = 0;
     if (truncated) {
       u[at + H_ENTITY_COUNT] = 0;
-      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + n;
+      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + m;
+      u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
       u[at + H_PRIM_WORDS] = 0;
       u[at + H_PRIM_COUNT] = 0;
       u[at + H_BONE_WORDS] = 0;
       u[at + H_EVENT_COUNT] = 0;
       u[at + H_TOTAL_WORDS] = HEADER_WORDS;
-      u[at + HEADER_WORDS - 1] = 0;
     } else {
-      u[at + H_ENTITY_COUNT] = n;
+      u[at + H_ENTITY_COUNT] = m;
       u[at + H_DROPPED_ENTITIES] = this.droppedEntities;
       u[at + H_PRIM_WORDS] = draw.wordCount;
       u[at + H_PRIM_COUNT] = draw.primCount;
       u[at + H_BONE_WORDS] = this.boneCount;
       u[at + H_EVENT_COUNT] = this.eventCount;
       u[at + H_TOTAL_WORDS] = total;
-      u[at + HEADER_WORDS - 1] = 0;
-      let w = at + HEADER_WORDS;
-      const hs = this.handles;
-      for (let i = 0; i < n; i++) u[w + i] = hs[i];
-      w += n;
-      const ps = this.positions;
-      for (let i = 0; i < n * 3; i++) f[w + i] = ps[i];
-      w += n * 3;
-      const rs = this.rotations;
-      for (let i = 0; i < n; i++) u[w + i] = rs[i];
-      w += n;
-      const bw = this.boneWords;
-      for (let i = 0; i < this.boneCount; i++) u[w + i] = bw[i];
-      w += this.boneCount;
+      this.writeEntities(at + HEADER_WORDS, m);
+      let w = at + HEADER_WORDS + m * 5;
+      w = this.writeBones(w);
       const dw = draw.words;
       for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
       w += draw.wordCount;
       const ev = this.events;
       for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
+      u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
     }
     ring.commit(frame);
     this.stats.framesRecorded++;
 
-    // This frame becomes the previous one.
+    // This frame's handles become the previous frame's.
     const th = this.prevHandles;
     this.prevHandles = this.handles;
     this.handles = th;
-    const tp = this.prevPositions;
-    this.prevPositions = this.positions;
-    this.positions = tp;
-    this.prevCount = n;
+    this.prevCount = m;
+  }
+
+  /**
+   * Turns the raw entries of `frame` into handles: continues lives, starts new ones (after a gap or
+   * a despawn), drops duplicates, repairs invalid positions. Returns how many entities are kept.
+   */
+  private resolve(frame: number): number {
+    const n = this.count;
+    const table = this.entities;
+    const ids = this.inIds;
+    const s = this.inFloats;
+    const out = this.resolved;
+    const handles = this.handles;
+    let m = 0;
+    let d = 0;
+    for (let i = 0; i < n; i++) {
+      while (d < this.despawnCount && this.despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
+      const id = ids[i];
+      let h = table.lookup(id);
+      let continued = false;
+      if (h >= 0) {
+        const last = table.lastFrames[h];
+        const alive = table.ended[h] === 0;
+        if (last === frame && alive) {
+          this.duplicate(id);
+          out[i] = -1;
+          continue;
+        }
+        continued = last === frame - 1 && alive;
+      }
+      if (!continued) {
+        h = this.newLife(id, frame);
+        if (h < 0) {
+          this.overCapacity();
+          out[i] = -1;
+          continue;
+        }
+      } else if (this.pendingKinds.size > 0) {
+        this.applyPending(id, h);
+      }
+      const p = i * 7;
+      if (s[p] - s[p] + s[p + 1] - s[p + 1] + s[p + 2] - s[p + 2] !== 0) this.repairPosition(i, h, continued);
+      out[i] = h;
+      handles[m] = h;
+      table.lastFrames[h] = frame;
+      table.lastIndex[h] = m;
+      m++;
+    }
+    while (d < this.despawnCount) this.endLife(this.despawnIds[d++]);
+    return m;
+  }
+
+  /** Writes the kept entities' handle/flag words, positions and encoded rotations at word `base`. */
+  private writeEntities(base: number, m: number): void {
+    const u = this.ring.u32;
+    const f = this.ring.f32;
+    const s = this.inFloats;
+    const out = this.resolved;
+    const flags = this.inFlags;
+    const pBase = base + m;
+    const rBase = pBase + m * 3;
+    let k = 0;
+    for (let i = 0; i < this.count; i++) {
+      const h = out[i];
+      if (h < 0) continue;
+      const p = i * 7;
+      const q = pBase + k * 3;
+      f[q] = s[p];
+      f[q + 1] = s[p + 1];
+      f[q + 2] = s[p + 2];
+      u[rBase + k] = encodeQuatAt(s, p + 3);
+      let fl = flags[i];
+      if (quatStatus.sanitized) fl = this.badRotation(h, fl);
+      u[base + k] = h | (fl << HANDLE_BITS);
+      k++;
+    }
+  }
+
+  /** Copies bone records, renumbering entity indices past dropped entries; returns the next word. */
+  private writeBones(w: number): number {
+    if (this.boneCount === 0) return w;
+    const u = this.ring.u32;
+    const bw = this.boneWords;
+    const out = this.resolved;
+    // Final index of each raw entry: count kept entries before it.
+    const start = w;
+    let k = 0;
+    let i = 0;
+    for (let r = 0; r < this.boneCount;) {
+      const head = bw[r];
+      const raw = head & BONE_INDEX_MASK;
+      const c = head >>> BONE_INDEX_BITS;
+      const words = 1 + c * 4;
+      for (; i < raw; i++) if (out[i] >= 0) k++;
+      if (out[raw] >= 0) {
+        u[w] = k | (c << BONE_INDEX_BITS);
+        for (let j = 1; j < words; j++) u[w + j] = bw[r + j];
+        w += words;
+      } else {
+        this.stats.bonesDropped++;
+      }
+      r += words;
+    }
+    // Dropped records leave the section shorter than reserved: pad with empty records (count 0).
+    const end = start + this.boneCount;
+    for (; w < end; w++) u[w] = 0;
+    return w;
   }
 
   /** Drops every recorded frame and every entity life; channels, kinds and options stay. */
   public clear(): void {
     if (this.frameOpen) this.endFrame();
     this.ring.clear();
+    this.pendingKinds.clear();
     this.deathHead = 0;
     this.deathLength = 0;
     this.entities.clear();
@@ -463,12 +609,9 @@ export class Recorder {
     const table = this.entities;
     const prev = this.prevHandles;
     for (let i = 0; i < this.prevCount; i++) {
-      const h = prev[i] & HANDLE_MASK;
+      const h = prev[i];
       if (table.lastFrames[h] !== frame && table.used[h] === 1) this.pushDeath(h, frame - 1);
     }
-    // Lives ended by despawn() and recorded again this frame were given a new handle already; lives
-    // ended but never seen again are caught above. A handle whose entity was recorded this frame
-    // after despawn kept its life only if no new one replaced it.
   }
 
   private pushDeath(h: number, frame: number): void {
@@ -502,34 +645,54 @@ export class Recorder {
 
   private newLife(id: number, frame: number): number {
     const h = this.entities.allocate(id, frame);
-    if (h >= 0 && this.pendingKinds.size > 0) {
-      const pending = this.pendingKinds.get(id);
-      if (pending !== undefined) {
-        this.entities.kindOf[h] = this.entities.internKind(pending.kind);
-        this.entities.labels[h] = pending.label;
-        this.pendingKinds.delete(id);
-      }
-    }
+    if (h >= 0 && this.pendingKinds.size > 0) this.applyPending(id, h);
     return h;
   }
 
-  private repairPosition(h: number, p: number): void {
-    const pos = this.positions;
-    const table = this.entities;
-    const li = table.lastIndex[h];
-    // lastIndex still points into the previous frame when this entity was there.
-    if (li >= 0 && table.spawnFrames[h] < this.nextFrame && li < this.prevCount && (this.prevHandles[li] & HANDLE_MASK) === h) {
-      pos[p] = this.prevPositions[li * 3];
-      pos[p + 1] = this.prevPositions[li * 3 + 1];
-      pos[p + 2] = this.prevPositions[li * 3 + 2];
+  private applyPending(id: number, h: number): void {
+    const pending = this.pendingKinds.get(id);
+    if (pending === undefined) return;
+    this.entities.kindOf[h] = this.entities.internKind(pending.kind);
+    this.entities.labels[h] = pending.label;
+    this.pendingKinds.delete(id);
+  }
+
+  /** Replaces entry `i`'s invalid position by the entity's last stored one (or the origin). */
+  private repairPosition(i: number, h: number, continued: boolean): void {
+    const s = this.inFloats;
+    const p = i * 7;
+    const ring = this.ring;
+    const prev = this.nextFrame - 2; // the frame before the one being resolved
+    const at = continued ? ring.offsetOf(prev) : -1;
+    const li = this.entities.lastIndex[h];
+    if (at >= 0 && li >= 0 && li < ring.u32[at + H_ENTITY_COUNT]) {
+      const q = at + HEADER_WORDS + ring.u32[at + H_ENTITY_COUNT] + li * 3;
+      s[p] = ring.f32[q];
+      s[p + 1] = ring.f32[q + 1];
+      s[p + 2] = ring.f32[q + 2];
     } else {
-      pos[p] = 0;
-      pos[p + 1] = 0;
-      pos[p + 2] = 0;
+      s[p] = 0;
+      s[p + 1] = 0;
+      s[p + 2] = 0;
     }
+    this.inFlags[i] |= EntityFlags.SANITIZED;
     this.stats.invalidPositions++;
     this.sanitized++;
-    this.warnFn('nan', `rewindable: entity ${table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+    this.warnFn('nan', `rewindable: entity ${this.entities.ids[h]} has a NaN or infinite position; its last good position was stored`);
+  }
+
+  private badRotation(h: number, flags: number): number {
+    this.stats.invalidRotations++;
+    this.sanitized++;
+    this.warnFn('quat', `rewindable: entity ${this.entities.ids[h]} has a zero or non-finite quaternion; the identity was stored`);
+    return flags | EntityFlags.SANITIZED;
+  }
+
+  /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */
+  private refuse(id: number): void {
+    if (!this.frameOpen) return this.outside();
+    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) return this.badId(id);
+    return this.overCapacity();
   }
 
   private outside(): void {

@@ -13,6 +13,8 @@ export default defineConfig({
         index: resolve(__dirname, 'src/index.ts'),
         core: resolve(__dirname, 'src/core/index.ts'),
         pixi: resolve(__dirname, 'src/pixi/index.ts'),
+        replay: resolve(__dirname, 'src/replay/index.ts'),
+        cli: resolve(__dirname, 'src/cli/index.ts'),
       },
       formats: ['es'],
     },

@@ -259,7 +259,8 @@ export function decodePrimitives(
     const type = head & 7;
     if (type >= PRIM_TYPE_COUNT) break;
     const channel = (head >>> 3) & 31;
-    const words = type === PRIM_TEXT ? PRIM_WORDS[PRIM_TEXT] + ((u[w + 4] + 3) >>> 2) : PRIM_WORDS[type];
+    // Math.ceil, not (len + 3) >>> 2: a corrupt length near 2^32 must not wrap around to a short record.
+    const words = type === PRIM_TEXT ? PRIM_WORDS[PRIM_TEXT] + Math.ceil(u[w + 4] / 4) : PRIM_WORDS[type];
     if (w + words > end) break;
     if ((mask & (1 << channel)) !== 0) {
       if (count >= out.types.length) out.ensure(count + 1);

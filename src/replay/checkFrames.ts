@@ -1,0 +1,165 @@
+import {
+  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_MASK, HEADER_WORDS,
+  H_BONE_WORDS, H_CAM_X, H_CAM_ZOOM, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET,
+  H_PRIM_COUNT, H_PRIM_WORDS, H_TIME, H_TOTAL_WORDS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
+} from '../core/format/layout';
+import { corrupt, tooLarge } from './schema';
+
+/**
+ * Structural checks of frame words loaded from an untrusted file, so that everything `FrameReader`
+ * later decodes is in bounds, finite and refers to things that exist. Every loop is bounded by the
+ * words actually present.
+ */
+
+/** What frames are checked against; built from the (already validated) file header. */
+export interface FrameCheckContext {
+  /** One past the largest handle in the entity table. */
+  handleCount: number;
+  /** 1 for handles the entity table describes. */
+  used: Uint8Array;
+  /** Spawn and last frame of each handle. */
+  spawn: Int32Array;
+  last: Int32Array;
+  /** Scratch, one per handle, initialised to -1 (detects a handle twice in one frame). */
+  stamp: Int32Array;
+  channelCount: number;
+  eventKindCount: number;
+  maxEntitiesPerFrame: number;
+  /** Counts the words and records walked (for tests proving the work is bounded by the input). */
+  work: { units: number } | null;
+}
+
+// Local copies of the layout constants: hot loops then read plain locals, not module bindings
+// (which some loaders, e.g. tsx and vitest, turn into getters).
+const KNOWN_FLAGS = FRAME_TRUNCATED | FRAME_HAS_CAMERA;
+const HANDLE_MASK_ = HANDLE_MASK;
+const HEADER_WORDS_ = HEADER_WORDS;
+const BONE_INDEX_BITS_ = BONE_INDEX_BITS;
+const BONE_INDEX_MASK_ = BONE_INDEX_MASK;
+const EVENT_WORDS_ = EVENT_WORDS;
+const PRIM_TEXT_ = PRIM_TEXT;
+const PRIM_TYPE_COUNT_ = PRIM_TYPE_COUNT;
+const PRIM_WORDS_ = Int32Array.from(PRIM_WORDS);
+
+/** Whether every float of `f[start, end)` is finite. Returns the first bad index, or -1. */
+function firstNonFinite(f: Float32Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) {
+    const v = f[i];
+    if (v - v !== 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Checks frame `index` of the file (frame number `frame`), `words` words at `at` in the views.
+ * Throws `CORRUPT` (or `TOO_LARGE`) naming the section.
+ */
+export function checkFrame(
+  u: Uint32Array, f: Float32Array, f64: Float64Array, at: number, words: number, frame: number, index: number,
+  ctx: FrameCheckContext,
+): void {
+  const path = `frames[${index}]`;
+  if (words < HEADER_WORDS_) corrupt(path, `frame of ${words} words is shorter than its ${HEADER_WORDS_}-word header`);
+  if (u[at + H_FRAME] !== frame) corrupt(`${path}.frame`, `holds frame number ${u[at + H_FRAME]}, expected ${frame}`);
+  if (u[at + H_TOTAL_WORDS] !== words) corrupt(`${path}.totalWords`, `says ${u[at + H_TOTAL_WORDS]} words, the frame has ${words}`);
+  const flags = u[at + H_FLAGS];
+  if ((flags & ~KNOWN_FLAGS) !== 0) corrupt(`${path}.flags`, `unknown flag bits 0x${(flags >>> 0).toString(16)}`);
+  const time = f64[(at + H_TIME) >>> 1];
+  if (time - time !== 0) corrupt(`${path}.time`, 'not a finite number');
+  const dt = f[at + H_DT];
+  if (dt - dt !== 0) corrupt(`${path}.dt`, 'not a finite number');
+  const channelMask = ctx.channelCount >= 32 ? 0xffffffff : (1 << ctx.channelCount) - 1;
+  if ((u[at + H_OVER_BUDGET] & ~channelMask) !== 0) corrupt(`${path}.overBudget`, 'names a channel that does not exist');
+  if (firstNonFinite(f, at + H_CAM_X, at + H_CAM_ZOOM + 1) >= 0 || !(f[at + H_CAM_ZOOM] > 0)) {
+    corrupt(`${path}.camera`, 'position is not finite or zoom is not positive');
+  }
+
+  const n = u[at + H_ENTITY_COUNT];
+  const boneWords = u[at + H_BONE_WORDS];
+  const primWords = u[at + H_PRIM_WORDS];
+  const primCount = u[at + H_PRIM_COUNT];
+  const eventCount = u[at + H_EVENT_COUNT];
+  if (n > ctx.maxEntitiesPerFrame || n > BONE_INDEX_MASK_ + 1) {
+    tooLarge(`${path}.entityCount`, `${n} entities exceed the limit of ${Math.min(ctx.maxEntitiesPerFrame, BONE_INDEX_MASK_ + 1)}`);
+  }
+  // Sums in doubles: no 32-bit overflow can make a huge count look small.
+  const expected = HEADER_WORDS_ + n * 5 + boneWords + primWords + eventCount * EVENT_WORDS_;
+  if (expected !== words) {
+    corrupt(path, `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}) need ${expected} words, the frame has ${words}`);
+  }
+  if (ctx.work !== null) ctx.work.units += words;
+
+  // Entities: known handles, alive at this frame, each once.
+  const hBase = at + HEADER_WORDS_;
+  const { used, spawn, last, stamp, handleCount } = ctx;
+  for (let i = 0; i < n; i++) {
+    const h = u[hBase + i] & HANDLE_MASK_;
+    if (h >= handleCount || used[h] === 0) corrupt(`${path}.entities[${i}]`, `handle ${h} is not in the entity table`);
+    if (frame < spawn[h] || frame > last[h]) {
+      corrupt(`${path}.entities[${i}]`, `handle ${h} lives in frames ${spawn[h]}..${last[h]}, not ${frame}`);
+    }
+    if (stamp[h] === frame) corrupt(`${path}.entities[${i}]`, `handle ${h} appears twice`);
+    stamp[h] = frame;
+  }
+  const pBase = hBase + n;
+  const badPos = firstNonFinite(f, pBase, pBase + n * 3);
+  if (badPos >= 0) corrupt(`${path}.positions[${Math.floor((badPos - pBase) / 3)}]`, 'not finite');
+
+  // Bones: records of (index | count << 20), count rotations, 3·count offsets, exactly filling the section.
+  const bBase = pBase + n * 4;
+  const bEnd = bBase + boneWords;
+  let b = 0;
+  for (let w = bBase; w < bEnd; b++) {
+    const head = u[w];
+    const idx = head & BONE_INDEX_MASK_;
+    const c = head >>> BONE_INDEX_BITS_;
+    if (c === 0) corrupt(`${path}.bones[${b}]`, 'bone count is 0');
+    if (idx >= n) corrupt(`${path}.bones[${b}]`, `entity index ${idx} is not below the entity count ${n}`);
+    const next = w + 1 + c * 4;
+    if (next > bEnd) corrupt(`${path}.bones[${b}]`, `${c} bones overrun the bone section`);
+    if (firstNonFinite(f, w + 1 + c, next) >= 0) corrupt(`${path}.bones[${b}]`, 'a bone offset is not finite');
+    w = next;
+  }
+  if (ctx.work !== null) ctx.work.units += b;
+
+  const primStart = bEnd;
+  const walked = checkPrimitives(u, f, primStart, primStart + primWords, primCount, ctx.channelCount, `${path}.primitives`);
+  if (ctx.work !== null) ctx.work.units += walked;
+
+  const eBase = primStart + primWords;
+  for (let i = 0; i < eventCount; i++) {
+    const w = eBase + i * EVENT_WORDS_;
+    if (u[w] >= ctx.eventKindCount) corrupt(`${path}.events[${i}]`, `kind ${u[w]} is not among the ${ctx.eventKindCount} event kinds`);
+    if (firstNonFinite(f, w + 2, w + EVENT_WORDS_) >= 0) corrupt(`${path}.events[${i}]`, 'a value is not finite');
+  }
+}
+
+/**
+ * Checks primitive records in `u[start, end)`: known types, existing channels, finite floats,
+ * text lengths inside the section, exactly `count` records filling it. Returns the records walked.
+ */
+export function checkPrimitives(
+  u: Uint32Array, f: Float32Array, start: number, end: number, count: number, channelCount: number, path: string,
+): number {
+  let k = 0;
+  for (let w = start; w < end; k++) {
+    const head = u[w];
+    const type = head & 7;
+    if (type >= PRIM_TYPE_COUNT_) corrupt(`${path}[${k}]`, `unknown primitive type ${type}`);
+    const channel = (head >>> 3) & 31;
+    if (channel >= channelCount) corrupt(`${path}[${k}]`, `channel ${channel} does not exist`);
+    let words = PRIM_WORDS_[type];
+    if (w + words > end) corrupt(`${path}[${k}]`, 'record overruns the primitive section');
+    let floatEnd = w + words;
+    if (type === PRIM_TEXT_) {
+      const len = u[w + 4];
+      words += Math.ceil(len / 4);
+      if (w + words > end) corrupt(`${path}[${k}]`, `text of ${len} bytes overruns the primitive section`);
+      floatEnd = w + 4;
+    }
+    if (firstNonFinite(f, w + 1, floatEnd) >= 0) corrupt(`${path}[${k}]`, 'a coordinate is not finite');
+    w += words;
+  }
+  if (k !== count) corrupt(path, `${k} records found, the header says ${count}`);
+  return k;
+}

@@ -12,3 +12,4 @@ export * from './record/RecorderStats';
 export * from './record/StaticLayers';
 export * from './read/buffers';
 export * from './read/FrameReader';
+export * from './playback/index';

@@ -1,0 +1,186 @@
+/**
+ * Which of the two neighbour frames of a sample held an entity: both (blended), only the earlier
+ * frame A, or only the later frame B. An entity in one frame only is reported with that frame's
+ * values, unblended.
+ */
+export const Presence = {
+  /** In frame A and in frame B: the values are blended. */
+  BOTH: 3,
+  /** Only in the earlier frame A: it despawned between A and B. */
+  ONLY_A: 1,
+  /** Only in the later frame B: it spawned between A and B. */
+  ONLY_B: 2,
+} as const;
+
+/** One of the `Presence` values. */
+export type PresenceValue = (typeof Presence)[keyof typeof Presence];
+
+/**
+ * The caller-owned output of `Sampler.sample`: one row per entity in flat typed arrays with a
+ * stride (positions 3, rotations 4, bone rotations 4, bone offsets 3). Arrays grow only when a
+ * sample holds more entities or bones than ever before, so steady-state sampling allocates nothing.
+ *
+ * Treat the arrays as read-only: the sampler may skip rewriting the rows that did not change since
+ * it last wrote this buffer (handles, ids, spawn frames, presence and the bone layout).
+ *
+ * @example
+ * const out = new SampleBuffer();
+ * if (sampler.sample(120.25, out)) {
+ *   for (let i = 0; i < out.count; i++) {
+ *     if (!out.inNearerFrame(i)) continue; // spawned later / despawned earlier than the nearer frame
+ *     draw(out.ids[i], out.positions[i * 3], out.positions[i * 3 + 1], out.rotations, i * 4, out.flags[i]);
+ *   }
+ *   const player = out.indexOfHandle(playerHandle); // O(1), -1 when absent
+ * }
+ */
+export class SampleBuffer {
+  /** Rows written by the last sample. */
+  public count = 0;
+  /** Dense handle of each row (see `EntityTable`); a handle names one unique id (id + spawn frame). */
+  public handles = new Int32Array(0);
+  /** The game's numeric id of each row. */
+  public ids = new Int32Array(0);
+  /** Frame in which each row's life began (with `ids`, the unique id). */
+  public spawnFrames = new Int32Array(0);
+  /** x, y, z per row. */
+  public positions = new Float32Array(0);
+  /** Rotation quaternion x, y, z, w per row (unit length). */
+  public rotations = new Float32Array(0);
+  /** Display flags (`EntityFlags`) from the nearer of the two frames. */
+  public flags = new Uint8Array(0);
+  /** `Presence` of each row. */
+  public presence = new Uint8Array(0);
+  /** First bone of each row in `boneRotations`/`boneOffsets` (in bones), or -1 for none. */
+  public boneStart = new Int32Array(0);
+  /** Bones of each row (0 when `boneStart` is -1). */
+  public boneCount = new Uint16Array(0);
+  /** Local bone rotations, x, y, z, w per bone. */
+  public boneRotations = new Float32Array(0);
+  /** Local bone offsets, x, y, z per bone. */
+  public boneOffsets = new Float32Array(0);
+  /** Bone slots in use (some rows may use fewer than they reserve). */
+  public boneTotal = 0;
+  /** Camera x, y, z, qx, qy, qz, qw, zoom, interpolated (valid when `hasCamera`). */
+  public readonly camera = new Float32Array(8);
+  /** Whether either neighbour frame recorded the game camera. */
+  public hasCamera = false;
+  /** The position that was sampled, clamped to the frames held. */
+  public position = Number.NaN;
+  /** The earlier neighbour frame. */
+  public frameA = -1;
+  /** The later neighbour frame (equal to `frameA` at integer positions and in concrete mode). */
+  public frameB = -1;
+  /** Blend factor from A (0) to B (1). */
+  public t = 0;
+  /** Game time, interpolated between the two frames' recorded times. */
+  public time = Number.NaN;
+  /** Over-budget channel bits of the nearer frame. */
+  public overBudget = 0;
+
+  private layoutOwner: object | null = null;
+  private layoutKey = -1;
+  private indexValid = false;
+  private indexGen = 0;
+  private indexOf = new Int32Array(0);
+  private indexStamp = new Int32Array(0);
+
+  public constructor(capacity = 0, boneCapacity = 0) {
+    this.ensure(capacity);
+    this.ensureBones(boneCapacity);
+  }
+
+  /** Grows the per-entity arrays to hold `n` rows (never shrinks). */
+  public ensure(n: number): void {
+    if (n <= this.handles.length) return;
+    const cap = Math.max(n, this.handles.length * 2, 16);
+    this.handles = grow(this.handles, new Int32Array(cap));
+    this.ids = grow(this.ids, new Int32Array(cap));
+    this.spawnFrames = grow(this.spawnFrames, new Int32Array(cap));
+    this.positions = grow(this.positions, new Float32Array(cap * 3));
+    this.rotations = grow(this.rotations, new Float32Array(cap * 4));
+    this.flags = grow(this.flags, new Uint8Array(cap));
+    this.presence = grow(this.presence, new Uint8Array(cap));
+    this.boneStart = grow(this.boneStart, new Int32Array(cap));
+    this.boneCount = grow(this.boneCount, new Uint16Array(cap));
+  }
+
+  /** Grows the bone arrays to hold `n` bones (never shrinks). */
+  public ensureBones(n: number): void {
+    if (n * 4 <= this.boneRotations.length) return;
+    const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);
+    this.boneRotations = grow(this.boneRotations, new Float32Array(cap * 4));
+    this.boneOffsets = grow(this.boneOffsets, new Float32Array(cap * 3));
+  }
+
+  /**
+   * Row of `handle` in this sample, or -1. O(1): a handle-indexed table is rebuilt lazily, once,
+   * after a sample changed the set of rows.
+   */
+  public indexOfHandle(handle: number): number {
+    if (!this.indexValid) this.rebuildIndex();
+    if (!(handle >= 0 && handle < this.indexStamp.length)) return -1;
+    return this.indexStamp[handle] === this.indexGen ? this.indexOf[handle] : -1;
+  }
+
+  /**
+   * Whether row `i` exists in the nearer of the two frames: always for `BOTH`, for `ONLY_A` while
+   * `t < 0.5`, for `ONLY_B` from `t >= 0.5`. What an overlay normally shows.
+   */
+  public inNearerFrame(i: number): boolean {
+    const p = this.presence[i];
+    return p === Presence.BOTH || (p === Presence.ONLY_A ? this.t < 0.5 : this.t >= 0.5);
+  }
+
+  /**
+   * For samplers: records that `owner` wrote the row layout identified by `key` into this buffer.
+   * Returns true when that exact layout is already here (the layout rows may be left as they are);
+   * otherwise remembers the new owner/key, invalidates the handle index and returns false.
+   */
+  public claimLayout(owner: object, key: number): boolean {
+    if (this.layoutOwner === owner && this.layoutKey === key) return true;
+    this.layoutOwner = owner;
+    this.layoutKey = key;
+    this.indexValid = false;
+    return false;
+  }
+
+  /** Forgets the row layout (the next sample rewrites every row). Call after editing rows by hand. */
+  public invalidateLayout(): void {
+    this.layoutOwner = null;
+    this.layoutKey = -1;
+    this.indexValid = false;
+  }
+
+  private rebuildIndex(): void {
+    const n = this.count;
+    const hs = this.handles;
+    let max = -1;
+    for (let i = 0; i < n; i++) if (hs[i] > max) max = hs[i];
+    if (max >= this.indexStamp.length) {
+      const cap = Math.max(max + 1, this.indexStamp.length * 2, 64);
+      this.indexStamp = new Int32Array(cap);
+      this.indexOf = new Int32Array(cap);
+      this.indexGen = 0;
+    }
+    if (this.indexGen >= 0x7ffffff0) {
+      this.indexStamp.fill(0);
+      this.indexGen = 0;
+    }
+    const g = ++this.indexGen;
+    const stamp = this.indexStamp;
+    const idx = this.indexOf;
+    for (let i = 0; i < n; i++) {
+      const h = hs[i];
+      if (h < 0) continue;
+      stamp[h] = g;
+      idx[h] = i;
+    }
+    this.indexValid = true;
+  }
+}
+
+type Typed = Int32Array | Uint8Array | Uint16Array | Float32Array;
+function grow<T extends Typed>(old: Typed, next: T): T {
+  (next as Uint8Array).set(old as Uint8Array);
+  return next;
+}

@@ -1,0 +1,603 @@
+import { H_TIME } from '../format/layout';
+import { EntityBuffer, FrameHeader } from '../read/buffers';
+import type { FrameReader } from '../read/FrameReader';
+import { Presence, type SampleBuffer } from './SampleBuffer';
+import type { TimeControl } from './TimeControl';
+
+/** Sampler settings; see `DEFAULT_SAMPLER_OPTIONS`. */
+export interface SamplerOptions {
+  /** Show recorded frames as they are: no blending; the nearest frame is sampled. */
+  concrete: boolean;
+  /**
+   * An entity (or the camera) that moved farther than this between the two frames is not blended:
+   * it shows the nearer frame's values, so a teleport is not smeared across the frame. `Infinity`
+   * turns the check off.
+   */
+  teleportThreshold: number;
+}
+
+/** The defaults merged under the options given to `new Sampler(...)`. */
+export const DEFAULT_SAMPLER_OPTIONS: Readonly<SamplerOptions> = Object.freeze({
+  concrete: false,
+  teleportThreshold: Number.POSITIVE_INFINITY,
+});
+
+/**
+ * Slerp weights come from a series when |cos θ| (θ: the half-angle between the two rotations) is at
+ * least this, i.e. for rotations up to 120° between two frames; trigonometry beyond. See `seriesWeights`.
+ */
+const SERIES_MIN_COS = 0.5;
+/** Series terms: the weight error is below 1.2e-7 (float32 precision) for |cos θ| >= 0.5. */
+const SERIES_TERMS = 10;
+/**
+ * The current blend: SERIES_TERMS coefficients for weight t, SERIES_TERMS for 1 - t, then t itself
+ * at BLEND_T. The blend factor travels through this array rather than as an argument: a double
+ * passed to a function the engine does not inline is boxed, and the sample path must not allocate.
+ */
+const seriesCoef = new Float64Array(SERIES_TERMS * 2 + 1);
+const BLEND_T = SERIES_TERMS * 2;
+
+/**
+ * Fills `seriesCoef` for the blend factor at `seriesCoef[BLEND_T]`. With x = cos θ, the slerp weight
+ * f(x) = sin(tθ) / sin θ solves (1 - x²) f'' - 3x f' + (t² - 1) f = 0 (a Chebyshev-U equation);
+ * expanding f = Σ b_k (x - 1)^k gives b_0 = t and b_k = b_{k-1} (t² - k²) / (k (2k + 1)). The
+ * coefficients depend on t only, so one sample computes them once for all of its entities, and each
+ * weight is then a polynomial evaluation instead of acos and two sines.
+ */
+function seriesWeights(): void {
+  const c = seriesCoef;
+  const t = c[BLEND_T];
+  const u = 1 - t;
+  let bt = t;
+  let bu = u;
+  c[0] = bt;
+  c[SERIES_TERMS] = bu;
+  for (let k = 1; k < SERIES_TERMS; k++) {
+    const d = k * (2 * k + 1);
+    bt = (bt * (t * t - k * k)) / d;
+    bu = (bu * (u * u - k * k)) / d;
+    c[k] = bt;
+    c[SERIES_TERMS + k] = bu;
+  }
+}
+
+/** Shortest-path slerp of Float32Array quaternions by the current blend (see `seriesWeights`), renormalised. */
+function slerpSeries(a: Float32Array, ai: number, b: Float32Array, bi: number, out: Float32Array, oi: number): void {
+  const t = seriesCoef[BLEND_T];
+  const x0 = a[ai], y0 = a[ai + 1], z0 = a[ai + 2], w0 = a[ai + 3];
+  let x1 = b[bi], y1 = b[bi + 1], z1 = b[bi + 2], w1 = b[bi + 3];
+  let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+  if (cos < 0) {
+    cos = -cos;
+    x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1;
+  }
+  let s0: number;
+  let s1: number;
+  if (cos >= SERIES_MIN_COS) {
+    const c = seriesCoef;
+    const y = cos - 1;
+    s1 = c[SERIES_TERMS - 1];
+    s0 = c[2 * SERIES_TERMS - 1];
+    for (let k = SERIES_TERMS - 2; k >= 0; k--) {
+      s1 = s1 * y + c[k];
+      s0 = s0 * y + c[SERIES_TERMS + k];
+    }
+  } else {
+    const theta = Math.acos(cos > 1 ? 1 : cos);
+    const inv = 1 / Math.sin(theta);
+    s0 = Math.sin((1 - t) * theta) * inv;
+    s1 = Math.sin(t * theta) * inv;
+  }
+  const x = s0 * x0 + s1 * x1;
+  const y = s0 * y0 + s1 * y1;
+  const z = s0 * z0 + s1 * z1;
+  const w = s0 * w0 + s1 * w1;
+  const nrm = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out[oi] = x * nrm;
+  out[oi + 1] = y * nrm;
+  out[oi + 2] = z * nrm;
+  out[oi + 3] = w * nrm;
+}
+
+/** A decoded frame kept for reuse, with what identifies its content in the ring. */
+class FrameSlot {
+  public frame = -1;
+  public offset = -1;
+  public time = Number.NaN;
+  /** Bumped at every decode, so a match computed against an older content is recognised. */
+  public stamp = 0;
+  public readonly entities = new EntityBuffer();
+  public readonly header = new FrameHeader();
+}
+
+/**
+ * Samples the recording at a fractional frame position: decodes the two neighbouring frames (and
+ * keeps them, so scrubbing by small steps or playing decodes at most one new frame per frame
+ * crossed), matches their entities by unique id in O(n) through a handle-indexed table, and blends
+ * them into a caller-owned `SampleBuffer`: positions lerped, rotations and bones slerped along the
+ * shortest path, flags from the nearer frame, camera interpolated. The match itself is kept too:
+ * while the position stays between the same two frames, a sample only re-blends.
+ *
+ * Nothing is allocated per call in steady state (arrays grow when a sample is larger than any
+ * before).
+ *
+ * @example
+ * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });
+ * const out = new SampleBuffer();
+ * sampler.sample(120.25, out);      // a quarter of the way from frame 120 to 121
+ * sampler.sampleTime(time, out);     // wherever the TimeControl is
+ */
+export class Sampler {
+  /** Skip blending: sample the nearest recorded frame. */
+  public concrete: boolean;
+  /** Distance beyond which an entity is not blended (see `SamplerOptions.teleportThreshold`). */
+  public teleportThreshold: number;
+
+  private readonly slot0 = new FrameSlot();
+  private readonly slot1 = new FrameSlot();
+  private recent: FrameSlot = this.slot1;
+  // The current match: rows of the output and where each comes from in A and in B (-1: absent).
+  private matchA: FrameSlot | null = null;
+  private matchB: FrameSlot | null = null;
+  private matchStampA = -1;
+  private matchStampB = -1;
+  private matchVersion = 0;
+  private rows = 0;
+  private fromA = new Int32Array(0);
+  private fromB = new Int32Array(0);
+  // Handle-indexed scratch: stamp (generation) and the entity's index in frame B.
+  private stamp = new Int32Array(0);
+  private slotOfHandle = new Int32Array(0);
+  private gen = 0;
+  private decodes = 0;
+  private readonly request = new Float64Array(1);
+
+  public constructor(public readonly reader: FrameReader, options: Partial<SamplerOptions> = {}) {
+    const o: SamplerOptions = { ...DEFAULT_SAMPLER_OPTIONS, ...options };
+    if (Number.isNaN(o.teleportThreshold) || o.teleportThreshold < 0) {
+      throw new RangeError(`rewindable: teleportThreshold must be >= 0 or Infinity (got ${o.teleportThreshold})`);
+    }
+    this.concrete = o.concrete;
+    this.teleportThreshold = o.teleportThreshold;
+  }
+
+  /**
+   * Samples at `position` (a fractional frame number; clamped to the frames held) into `out`.
+   * Returns false, with `out.count = 0`, when no frame is held or `position` is NaN.
+   */
+  public sample(position: number, out: SampleBuffer): boolean {
+    this.request[0] = position;
+    return this.run(out);
+  }
+
+  /**
+   * Samples at the position of a `TimeControl` into `out`. Unlike `sample(time.position, out)`, no
+   * double crosses a call boundary, so not even the engine's boxing of a fractional number allocates.
+   */
+  public sampleTime(time: TimeControl, out: SampleBuffer): boolean {
+    time.positionInto(this.request, 0);
+    return this.run(out);
+  }
+
+  private run(out: SampleBuffer): boolean {
+    const position = this.request[0];
+    const r = this.reader;
+    if (r.frameCount === 0 || Number.isNaN(position)) {
+      out.count = 0;
+      out.hasCamera = false;
+      out.invalidateLayout();
+      return false;
+    }
+    const oldest = r.oldestFrame;
+    const newest = r.newestFrame;
+    const p = position < oldest ? oldest : position > newest ? newest : position;
+    let fa: number;
+    let fb: number;
+    let t: number;
+    if (this.concrete) {
+      fa = Math.round(p);
+      fb = fa;
+      t = 0;
+    } else {
+      fa = Math.floor(p);
+      t = p - fa;
+      if (t === 0 || fa >= newest) {
+        fb = fa;
+        t = 0;
+      } else {
+        fb = fa + 1;
+      }
+    }
+
+    // Find the two frames among the cached ones; decode what is missing into a slot the pair does not use.
+    let sa = this.find(fa);
+    let sb = fb === fa ? sa : this.find(fb);
+    if (sa === null) {
+      sa = sb === this.slot0 ? this.slot1 : sb === this.slot1 ? this.slot0 : this.recent === this.slot0 ? this.slot1 : this.slot0;
+      if (!this.decode(sa, fa)) return this.fail(out);
+    }
+    if (fb === fa) {
+      sb = sa;
+    } else if (sb === null) {
+      sb = sa === this.slot0 ? this.slot1 : this.slot0;
+      if (!this.decode(sb, fb)) return this.fail(out);
+    }
+    this.recent = sb;
+
+    if (sa !== this.matchA || sb !== this.matchB || sa.stamp !== this.matchStampA || sb.stamp !== this.matchStampB) {
+      this.match(sa, sb);
+    }
+    const n = this.rows;
+    out.ensure(n);
+    out.count = n;
+    if (!out.claimLayout(this, this.matchVersion)) this.writeLayout(sa, sb, out);
+
+    const ha = sa.header;
+    const hb = sb.header;
+    const nearB = t >= 0.5;
+    out.position = p;
+    out.frameA = fa;
+    out.frameB = fb;
+    out.t = t;
+    out.time = ha.time + (hb.time - ha.time) * t;
+    out.overBudget = nearB ? hb.overBudget : ha.overBudget;
+    seriesCoef[BLEND_T] = t;
+    if (sa !== sb) seriesWeights();
+    this.blendCamera(ha, hb, out);
+
+    if (sa === sb) this.copyFrame(sa.entities, out);
+    else this.blend(sa.entities, sb.entities, out);
+    return true;
+  }
+
+  /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
+  public invalidate(): void {
+    this.slot0.frame = -1;
+    this.slot1.frame = -1;
+    this.slot0.stamp++;
+    this.slot1.stamp++;
+    this.matchA = null;
+    this.matchB = null;
+  }
+
+  /** Frames decoded since construction (diagnostics: shows the neighbour cache at work). */
+  public get decodeCount(): number {
+    return this.decodes;
+  }
+
+  private fail(out: SampleBuffer): boolean {
+    out.count = 0;
+    out.hasCamera = false;
+    out.invalidateLayout();
+    return false;
+  }
+
+  private find(frame: number): FrameSlot | null {
+    const r = this.reader;
+    const s0 = this.slot0;
+    const s1 = this.slot1;
+    const at = r.ring.offsetOf(frame);
+    if (at < 0) return null;
+    // The time is read in place (not through a call returning a double, which could allocate).
+    const time = r.ring.f64[(at + H_TIME) >>> 1];
+    if (s0.frame === frame && at === s0.offset && time === s0.time) return s0;
+    if (s1.frame === frame && at === s1.offset && time === s1.time) return s1;
+    return null;
+  }
+
+  private decode(slot: FrameSlot, frame: number): boolean {
+    const r = this.reader;
+    slot.stamp++;
+    slot.frame = -1;
+    this.decodes++;
+    if (!r.readHeader(frame, slot.header) || !r.readEntities(frame, slot.entities, true)) return false;
+    slot.frame = frame;
+    slot.offset = r.ring.offsetOf(frame);
+    slot.time = slot.header.time;
+    return true;
+  }
+
+  /** Builds the rows: A's entities in A's order (matched in B or not), then B's entities absent from A. */
+  private match(sa: FrameSlot, sb: FrameSlot): void {
+    const a = sa.entities;
+    const b = sb.entities;
+    const na = a.count;
+    const nb = sa === sb ? 0 : b.count;
+    const max = na + nb;
+    if (this.fromA.length < max) {
+      const cap = Math.max(max, this.fromA.length * 2, 64);
+      this.fromA = new Int32Array(cap);
+      this.fromB = new Int32Array(cap);
+    }
+    const fromA = this.fromA;
+    const fromB = this.fromB;
+    let k = 0;
+    if (sa === sb) {
+      for (let i = 0; i < na; i++) {
+        fromA[i] = i;
+        fromB[i] = i;
+      }
+      k = na;
+    } else {
+      this.ensureTable(a, b);
+      if (this.gen >= 0x7ffffff0) {
+        this.stamp.fill(0);
+        this.gen = 0;
+      }
+      // gen marks "in B, not yet matched"; gen + 1 marks "in B, matched".
+      const g = this.gen + 2;
+      this.gen = g;
+      const stamp = this.stamp;
+      const slotOf = this.slotOfHandle;
+      const hb = b.handles;
+      const ha = a.handles;
+      for (let i = 0; i < nb; i++) {
+        const h = hb[i];
+        stamp[h] = g;
+        slotOf[h] = i;
+      }
+      for (let i = 0; i < na; i++) {
+        const h = ha[i];
+        fromA[k] = i;
+        if (stamp[h] === g) {
+          fromB[k] = slotOf[h];
+          stamp[h] = g + 1;
+        } else {
+          fromB[k] = -1;
+        }
+        k++;
+      }
+      for (let i = 0; i < nb; i++) {
+        if (stamp[hb[i]] === g) {
+          fromA[k] = -1;
+          fromB[k] = i;
+          k++;
+        }
+      }
+    }
+    this.rows = k;
+    this.matchA = sa;
+    this.matchB = sb;
+    this.matchStampA = sa.stamp;
+    this.matchStampB = sb.stamp;
+    this.matchVersion++;
+  }
+
+  private ensureTable(a: EntityBuffer, b: EntityBuffer): void {
+    let need = this.reader.entities.capacity;
+    // Handles come from the entity table, but a foreign reader could hold larger ones: never index out of range.
+    for (let i = 0; i < a.count; i++) if (a.handles[i] >= need) need = a.handles[i] + 1;
+    for (let i = 0; i < b.count; i++) if (b.handles[i] >= need) need = b.handles[i] + 1;
+    if (need <= this.stamp.length) return;
+    const cap = Math.max(need, this.stamp.length * 2);
+    this.stamp = new Int32Array(cap);
+    this.slotOfHandle = new Int32Array(cap);
+    this.gen = 0;
+  }
+
+  /** Rows that depend only on the match: handle, id, spawn frame, presence, bone slots. */
+  private writeLayout(sa: FrameSlot, sb: FrameSlot, out: SampleBuffer): void {
+    const a = sa.entities;
+    const b = sb.entities;
+    const ids = this.reader.entities.ids;
+    const spawns = this.reader.entities.spawnFrames;
+    const fromA = this.fromA;
+    const fromB = this.fromB;
+    const single = sa === sb;
+    let bones = 0;
+    for (let k = 0; k < this.rows; k++) {
+      const ia = fromA[k];
+      const ib = fromB[k];
+      const h = ia >= 0 ? a.handles[ia] : b.handles[ib];
+      out.handles[k] = h;
+      out.ids[k] = ids[h];
+      out.spawnFrames[k] = spawns[h];
+      out.presence[k] = single ? Presence.BOTH : (ia >= 0 ? Presence.ONLY_A : 0) | (ib >= 0 ? Presence.ONLY_B : 0);
+      const ca = ia >= 0 && a.boneStart[ia] >= 0 ? a.boneCount[ia] : 0;
+      const cb = !single && ib >= 0 && b.boneStart[ib] >= 0 ? b.boneCount[ib] : 0;
+      const c = ca > cb ? ca : cb;
+      if (c > 0) {
+        out.boneStart[k] = bones;
+        bones += c;
+      } else {
+        out.boneStart[k] = -1;
+      }
+      out.boneCount[k] = 0;
+    }
+    out.ensureBones(bones);
+    out.boneTotal = bones;
+  }
+
+  /** t = 0 (integer position or concrete mode): the rows are frame A as decoded. */
+  private copyFrame(a: EntityBuffer, out: SampleBuffer): void {
+    const n = a.count;
+    const ap = a.positions;
+    const ar = a.rotations;
+    const op = out.positions;
+    const or = out.rotations;
+    const of = out.flags;
+    const af = a.flags;
+    for (let i = 0; i < n * 3; i++) op[i] = ap[i];
+    for (let i = 0; i < n * 4; i++) or[i] = ar[i];
+    for (let i = 0; i < n; i++) of[i] = af[i];
+    if (a.boneTotal > 0) {
+      for (let i = 0; i < n; i++) if (a.boneStart[i] >= 0) copyBones(a, i, out, i);
+    }
+  }
+
+  private blend(a: EntityBuffer, b: EntityBuffer, out: SampleBuffer): void {
+    const c = seriesCoef;
+    const t = c[BLEND_T];
+    const n = this.rows;
+    const fromA = this.fromA;
+    const fromB = this.fromB;
+    const ap = a.positions;
+    const bp = b.positions;
+    const ar = a.rotations;
+    const br = b.rotations;
+    const af = a.flags;
+    const bf = b.flags;
+    const op = out.positions;
+    const or = out.rotations;
+    const of = out.flags;
+    const obs = out.boneStart;
+    const thr = this.teleportThreshold;
+    const thr2 = thr * thr;
+    const nearB = t >= 0.5;
+    const u = 1 - t;
+    const anyBones = a.boneTotal > 0 || b.boneTotal > 0;
+    // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every entity.
+    const t0 = c[0], t1 = c[1], t2 = c[2], t3 = c[3], t4 = c[4], t5 = c[5], t6 = c[6], t7 = c[7], t8 = c[8], t9 = c[9];
+    const u0 = c[10], u1 = c[11], u2 = c[12], u3 = c[13], u4 = c[14], u5 = c[15], u6 = c[16], u7 = c[17], u8 = c[18], u9 = c[19];
+    for (let k = 0; k < n; k++) {
+      const ia = fromA[k];
+      const ib = fromB[k];
+      const o3 = k * 3;
+      const o4 = k * 4;
+      if (ia >= 0 && ib >= 0) {
+        const pa = ia * 3;
+        const pb = ib * 3;
+        const ax = ap[pa], ay = ap[pa + 1], az = ap[pa + 2];
+        const dx = bp[pb] - ax, dy = bp[pb + 1] - ay, dz = bp[pb + 2] - az;
+        if (dx * dx + dy * dy + dz * dz > thr2) {
+          // Teleport: the nearer frame's transform, unblended.
+          if (nearB) copyEntity(b, ib, out, k);
+          else copyEntity(a, ia, out, k);
+          continue;
+        }
+        op[o3] = ax + dx * t;
+        op[o3 + 1] = ay + dy * t;
+        op[o3 + 2] = az + dz * t;
+        // Shortest-path slerp, inlined: series weights for |cos| >= SERIES_MIN_COS, trigonometry beyond.
+        const qa = ia * 4;
+        const qb = ib * 4;
+        const x0 = ar[qa], y0 = ar[qa + 1], z0 = ar[qa + 2], w0 = ar[qa + 3];
+        let x1 = br[qb], y1 = br[qb + 1], z1 = br[qb + 2], w1 = br[qb + 3];
+        let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+        if (cos < 0) {
+          cos = -cos;
+          x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1;
+        }
+        let s0: number;
+        let s1: number;
+        if (cos >= SERIES_MIN_COS) {
+          // Estrin's scheme: shorter dependency chains than Horner.
+          const y = cos - 1;
+          const y2 = y * y;
+          const y4 = y2 * y2;
+          s1 = t0 + t1 * y + (t2 + t3 * y) * y2 + (t4 + t5 * y + (t6 + t7 * y) * y2) * y4 + (t8 + t9 * y) * (y4 * y4);
+          s0 = u0 + u1 * y + (u2 + u3 * y) * y2 + (u4 + u5 * y + (u6 + u7 * y) * y2) * y4 + (u8 + u9 * y) * (y4 * y4);
+        } else {
+          const theta = Math.acos(cos > 1 ? 1 : cos);
+          const inv = 1 / Math.sin(theta);
+          s0 = Math.sin(u * theta) * inv;
+          s1 = Math.sin(t * theta) * inv;
+        }
+        // Exact slerp of unit quaternions is unit; the weights are exact to float32 precision, so no renormalisation.
+        or[o4] = s0 * x0 + s1 * x1;
+        or[o4 + 1] = s0 * y0 + s1 * y1;
+        or[o4 + 2] = s0 * z0 + s1 * z1;
+        or[o4 + 3] = s0 * w0 + s1 * w1;
+        of[k] = nearB ? bf[ib] : af[ia];
+        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
+      } else if (ia >= 0) {
+        copyEntity(a, ia, out, k);
+      } else {
+        copyEntity(b, ib, out, k);
+      }
+    }
+  }
+
+  private blendCamera(ha: FrameHeader, hb: FrameHeader, out: SampleBuffer): void {
+    const t = seriesCoef[BLEND_T];
+    const c = out.camera;
+    out.hasCamera = ha.hasCamera || hb.hasCamera;
+    if (!out.hasCamera) return;
+    if (ha.hasCamera !== hb.hasCamera || ha === hb) {
+      c.set(ha.hasCamera ? ha.camera : hb.camera);
+      return;
+    }
+    const ca = ha.camera;
+    const cb = hb.camera;
+    const dx = cb[0] - ca[0], dy = cb[1] - ca[1], dz = cb[2] - ca[2];
+    const thr = this.teleportThreshold;
+    if (dx * dx + dy * dy + dz * dz > thr * thr) {
+      c.set(t >= 0.5 ? cb : ca);
+      return;
+    }
+    c[0] = ca[0] + dx * t;
+    c[1] = ca[1] + dy * t;
+    c[2] = ca[2] + dz * t;
+    slerpSeries(ca, 3, cb, 3, c, 3);
+    c[7] = ca[7] + (cb[7] - ca[7]) * t;
+  }
+}
+
+/** Copies entity `i` of a decoded frame (transform, flags, bones) into row `k`. */
+function copyEntity(src: EntityBuffer, i: number, out: SampleBuffer, k: number): void {
+  const sp = src.positions;
+  const sr = src.rotations;
+  const op = out.positions;
+  const or = out.rotations;
+  const p = i * 3;
+  const q = i * 4;
+  const o3 = k * 3;
+  const o4 = k * 4;
+  op[o3] = sp[p];
+  op[o3 + 1] = sp[p + 1];
+  op[o3 + 2] = sp[p + 2];
+  or[o4] = sr[q];
+  or[o4 + 1] = sr[q + 1];
+  or[o4 + 2] = sr[q + 2];
+  or[o4 + 3] = sr[q + 3];
+  out.flags[k] = src.flags[i];
+  if (out.boneStart[k] >= 0) {
+    if (src.boneStart[i] >= 0) copyBones(src, i, out, k);
+    else out.boneCount[k] = 0;
+  }
+}
+
+/** Copies the bones of entity `i` into row `k`'s bone slots (which reserve at least that many). */
+function copyBones(src: EntityBuffer, i: number, out: SampleBuffer, k: number): void {
+  const c = src.boneCount[i];
+  const s = src.boneStart[i];
+  const d = out.boneStart[k];
+  out.boneCount[k] = c;
+  const sr = src.boneRotations;
+  const so = src.boneOffsets;
+  const dr = out.boneRotations;
+  const dof = out.boneOffsets;
+  for (let j = 0; j < c * 4; j++) dr[d * 4 + j] = sr[s * 4 + j];
+  for (let j = 0; j < c * 3; j++) dof[d * 3 + j] = so[s * 3 + j];
+}
+
+/**
+ * Bones of a row in both frames: blended bone by bone when both frames hold the same bone count;
+ * otherwise the nearer frame's bones (or the only frame's that has any).
+ */
+function blendBones(a: EntityBuffer, ia: number, b: EntityBuffer, ib: number, out: SampleBuffer, k: number): void {
+  const t = seriesCoef[BLEND_T];
+  const sa = a.boneStart[ia];
+  const sb = b.boneStart[ib];
+  const ca = sa >= 0 ? a.boneCount[ia] : 0;
+  const cb = sb >= 0 ? b.boneCount[ib] : 0;
+  if (ca !== cb) {
+    const useB = cb > 0 && (t >= 0.5 || ca === 0);
+    if (useB) copyBones(b, ib, out, k);
+    else copyBones(a, ia, out, k);
+    return;
+  }
+  const d = out.boneStart[k];
+  out.boneCount[k] = ca;
+  const ar = a.boneRotations;
+  const br = b.boneRotations;
+  const dr = out.boneRotations;
+  for (let j = 0; j < ca; j++) slerpSeries(ar, (sa + j) * 4, br, (sb + j) * 4, dr, (d + j) * 4);
+  const ao = a.boneOffsets;
+  const bo = b.boneOffsets;
+  const dof = out.boneOffsets;
+  for (let j = 0; j < ca * 3; j++) {
+    const x = ao[sa * 3 + j];
+    dof[d * 3 + j] = x + (bo[sb * 3 + j] - x) * t;
+  }
+}

@@ -1,0 +1,358 @@
+import { H_DT, H_TIME } from '../format/layout';
+import type { FrameReader } from '../read/FrameReader';
+
+/** `live`: the game runs and records, the view follows the newest frame. `paused`/`playing`: viewing the past. */
+export type PlaybackState = 'live' | 'paused' | 'playing';
+
+/** Time-control settings; see `DEFAULT_TIME_CONTROL_OPTIONS`. */
+export interface TimeControlOptions {
+  /** Slowest speed magnitude (slow motion), > 0. */
+  minSpeed: number;
+  /** Fastest speed magnitude, >= `minSpeed`. */
+  maxSpeed: number;
+  /** Playing past an end wraps to the other end instead of stopping. */
+  loop: boolean;
+  /**
+   * Seconds a frame lasts in playback when its recorded dt is zero, negative or missing and the
+   * recorded times give no better answer (e.g. the very first frame, or a paused game still recording).
+   */
+  fallbackDt: number;
+  /** Longest a single frame lasts in playback, in seconds: a recorded hitch (tab switch) is not replayed in full. */
+  maxFrameDt: number;
+}
+
+/** The defaults merged under the options given to `new TimeControl(...)`. */
+export const DEFAULT_TIME_CONTROL_OPTIONS: Readonly<TimeControlOptions> = Object.freeze({
+  minSpeed: 0.05,
+  maxSpeed: 8,
+  loop: false,
+  fallbackDt: 1 / 60,
+  maxFrameDt: 1,
+});
+
+/**
+ * The one object that says which moment is viewed. It changes only through commands (pause, play,
+ * setSpeed, step, seek, seekTime, toOldest, toNewest, goLive) and through `update`, and it emits a
+ * change event whenever its state, position, speed or loop setting changed.
+ *
+ * Positions are frame numbers as in `FrameReader`, fractional between frames. Playing advances by
+ * the frames' RECORDED dt times the speed, so a replay runs true to real time even when the game's
+ * frame rate varied. With an empty ring, commands change the state but the position stays put.
+ *
+ * @example
+ * const time = new TimeControl(recorder.reader);
+ * time.onChange((tc) => timeline.setCursor(tc.position));
+ * pauseButton.onclick = () => time.pause();
+ * app.ticker.add((tk) => {
+ *   time.update(tk.deltaMS / 1000);
+ *   if (time.state === 'live') recordGameFrame();
+ * });
+ */
+export class TimeControl {
+  private readonly options: Readonly<TimeControlOptions>;
+  private st: PlaybackState = 'live';
+  private pos = 0;
+  private spd = 1;
+  private looping: boolean;
+  private listeners: Array<(tc: TimeControl) => void> = [];
+  // What the listeners last heard about; a change event fires when any of these differ.
+  private seenState: PlaybackState = 'live';
+  private seenPos = Number.NaN;
+  private seenSpeed = 1;
+  private seenLoop: boolean;
+  /** Output of `segment` (a field, not a return value: a returned double may be boxed). */
+  private segDur = 0;
+
+  public constructor(public readonly reader: FrameReader, options: Partial<TimeControlOptions> = {}) {
+    const o: TimeControlOptions = { ...DEFAULT_TIME_CONTROL_OPTIONS, ...options };
+    if (!(o.minSpeed > 0 && o.maxSpeed >= o.minSpeed && Number.isFinite(o.maxSpeed))) {
+      throw new RangeError(`rewindable: need 0 < minSpeed <= maxSpeed < Infinity (got ${o.minSpeed}, ${o.maxSpeed})`);
+    }
+    if (!(o.fallbackDt > 0 && Number.isFinite(o.fallbackDt) && o.maxFrameDt > 0)) {
+      throw new RangeError(`rewindable: fallbackDt and maxFrameDt must be > 0 (got ${o.fallbackDt}, ${o.maxFrameDt})`);
+    }
+    this.options = Object.freeze(o);
+    this.looping = o.loop;
+    this.seenLoop = o.loop;
+    this.spd = clampMagnitude(1, o.minSpeed, o.maxSpeed);
+    this.seenSpeed = this.spd;
+    this.seenPos = this.position;
+  }
+
+  /** `live`, `paused` or `playing`. */
+  public get state(): PlaybackState {
+    return this.st;
+  }
+
+  /** The viewed frame, fractional; while live it is the newest frame held. Always within the frames held. */
+  public get position(): number {
+    const r = this.reader;
+    if (r.frameCount === 0) return this.pos;
+    if (this.st === 'live') return r.newestFrame;
+    return this.clamp(this.pos);
+  }
+
+  /**
+   * Writes `position` to `out[index]`. Same value as the getter, for per-frame callers that must not
+   * allocate: a double returned from a call the engine does not inline is boxed.
+   */
+  public positionInto(out: Float64Array, index: number): void {
+    const r = this.reader;
+    if (r.frameCount === 0) {
+      out[index] = this.pos;
+      return;
+    }
+    const lo = r.oldestFrame;
+    const hi = r.newestFrame;
+    const x = this.st === 'live' ? hi : this.pos;
+    out[index] = x < lo ? lo : x > hi ? hi : x;
+  }
+
+  /** Signed speed: the sign is the direction, |speed| in [minSpeed, maxSpeed]. */
+  public get speed(): number {
+    return this.spd;
+  }
+
+  /** Whether playing wraps around at the ends. */
+  public get loop(): boolean {
+    return this.looping;
+  }
+
+  /** Turns wrapping at the ends on or off. */
+  public setLoop(on: boolean): void {
+    this.looping = on;
+    this.emitIfChanged();
+  }
+
+  /** live → paused at the newest frame; playing → paused where it is; paused stays paused. */
+  public pause(): void {
+    if (this.st === 'paused') return;
+    this.pos = this.position;
+    this.st = 'paused';
+    this.emitIfChanged();
+  }
+
+  /**
+   * paused/live → playing. From live it starts at the newest frame. From paused at the end it is
+   * heading to (the newest frame when the speed is positive, the oldest when negative), it restarts
+   * from the other end, as a video player does.
+   */
+  public play(): void {
+    if (this.st === 'playing') return;
+    const r = this.reader;
+    const wasLive = this.st === 'live';
+    this.pos = this.position;
+    if (!wasLive && r.frameCount > 1 && !this.looping) {
+      if (this.spd > 0 && this.pos >= r.newestFrame) this.pos = r.oldestFrame;
+      else if (this.spd < 0 && this.pos <= r.oldestFrame) this.pos = r.newestFrame;
+    }
+    this.st = 'playing';
+    this.emitIfChanged();
+  }
+
+  /** playing → paused, paused → playing, live → paused. */
+  public togglePlay(): void {
+    if (this.st === 'playing' || this.st === 'live') this.pause();
+    else this.play();
+  }
+
+  /**
+   * Sets the speed, clamped to ±[minSpeed, maxSpeed]; the sign is the direction. 0 (or -0) means
+   * the slowest speed in the current direction (pausing is a state, not a speed); NaN is ignored.
+   */
+  public setSpeed(speed: number): void {
+    if (Number.isNaN(speed)) return;
+    const { minSpeed, maxSpeed } = this.options;
+    this.spd = speed === 0 ? Math.sign(this.spd) * minSpeed : clampMagnitude(speed, minSpeed, maxSpeed);
+    this.emitIfChanged();
+  }
+
+  /** Pauses, then moves by ±`frames` whole frames from the rounded position, clamped to the frames held. */
+  public step(frames: number): void {
+    const base = Math.round(this.position);
+    const d = Number.isFinite(frames) ? Math.trunc(frames) : 0;
+    if (this.reader.frameCount > 0) this.pos = this.clamp(base + d);
+    this.st = 'paused';
+    this.emitIfChanged();
+  }
+
+  /**
+   * Moves to a (fractional) frame, clamped to [oldest, newest]: a frame already evicted clamps to
+   * the oldest held. live → paused; playing keeps playing from there. NaN is ignored.
+   */
+  public seek(frame: number): void {
+    if (Number.isNaN(frame)) return;
+    if (this.reader.frameCount > 0) this.pos = this.clamp(frame);
+    if (this.st === 'live') this.st = 'paused';
+    this.emitIfChanged();
+  }
+
+  /**
+   * Seeks to the fractional frame whose recorded game time is `time` (interpolated between the two
+   * frames around it; recorded times are assumed non-decreasing). Times outside the held range clamp.
+   */
+  public seekTime(time: number): void {
+    if (Number.isNaN(time)) return;
+    const r = this.reader;
+    if (r.frameCount === 0) return this.seek(this.pos);
+    let lo = r.oldestFrame;
+    let hi = r.newestFrame;
+    if (!(time > r.timeOf(lo))) return this.seek(lo);
+    if (!(time < r.timeOf(hi))) return this.seek(hi);
+    // Invariant: time(lo) < time <= time(hi).
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (r.timeOf(mid) < time) lo = mid;
+      else hi = mid;
+    }
+    const t0 = r.timeOf(lo);
+    const t1 = r.timeOf(hi);
+    this.seek(lo + (time - t0) / (t1 - t0));
+  }
+
+  /** Seeks to the oldest frame held. */
+  public toOldest(): void {
+    this.seek(this.reader.frameCount > 0 ? this.reader.oldestFrame : this.pos);
+  }
+
+  /** Seeks to the newest frame held (without going live). */
+  public toNewest(): void {
+    this.seek(this.reader.frameCount > 0 ? this.reader.newestFrame : this.pos);
+  }
+
+  /** Back to live: the view follows the newest frame and the game records again. */
+  public goLive(): void {
+    this.st = 'live';
+    if (this.reader.frameCount > 0) this.pos = this.reader.newestFrame;
+    this.emitIfChanged();
+  }
+
+  /**
+   * Call every tick with the real seconds elapsed. While playing, advances the position by
+   * `realDtSeconds × |speed|` seconds of RECORDED time (each frame lasting its recorded dt), then
+   * stops at an end (or wraps when looping). While live, reports the newest frame moving; while
+   * paused, keeps the position inside the frames held if old ones were evicted.
+   */
+  public update(realDtSeconds: number): void {
+    if (this.st === 'playing') this.advance(realDtSeconds);
+    this.emitIfChanged();
+  }
+
+  /** Calls `listener` after every change of state, position, speed or loop. Returns the unsubscribe function. */
+  public onChange(listener: (tc: TimeControl) => void): () => void {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** How long, in recorded seconds, the step from frame `f - 1` to frame `f` lasts. */
+  public frameDuration(f: number): number {
+    this.segment(f);
+    return this.segDur;
+  }
+
+  /** Sets `segDur` to `frameDuration(f)`, reading the ring in place. */
+  private segment(f: number): void {
+    const ring = this.reader.ring;
+    const at = ring.offsetOf(f);
+    let d = at < 0 ? Number.NaN : ring.f32[at + H_DT];
+    if (!(d > 0)) {
+      const pat = ring.offsetOf(f - 1);
+      d = at < 0 || pat < 0 ? Number.NaN : ring.f64[(at + H_TIME) >>> 1] - ring.f64[(pat + H_TIME) >>> 1];
+    }
+    if (!(d > 0)) d = this.options.fallbackDt;
+    this.segDur = d > this.options.maxFrameDt ? this.options.maxFrameDt : d;
+  }
+
+  private advance(realDtSeconds: number): void {
+    const r = this.reader;
+    if (r.frameCount === 0) return;
+    const budget = realDtSeconds > 0 && realDtSeconds < Number.POSITIVE_INFINITY ? realDtSeconds * Math.abs(this.spd) : 0;
+    const oldest = r.oldestFrame;
+    const newest = r.newestFrame;
+    const p0 = this.pos;
+    let p = p0 < oldest ? oldest : p0 > newest ? newest : p0;
+    const forward = this.spd > 0;
+    // At most one lap of frame crossings per update: a bound even for tiny recorded dts.
+    let crossings = r.frameCount + 2;
+    let left = budget;
+    for (;;) {
+      if (forward ? p >= newest : p <= oldest) {
+        if (!this.looping || oldest === newest) {
+          p = forward ? newest : oldest;
+          this.st = 'paused';
+          break;
+        }
+        p = forward ? oldest : newest;
+      }
+      if (!(left > 0) || crossings-- <= 0) break;
+      if (forward) {
+        const f = Math.floor(p) + 1;
+        this.segment(f);
+        const dur = this.segDur;
+        const need = (f - p) * dur;
+        if (left < need) {
+          p += left / dur;
+          left = 0;
+        } else {
+          p = f;
+          left -= need;
+        }
+      } else {
+        const f = Math.ceil(p) - 1;
+        this.segment(f + 1);
+        const dur = this.segDur;
+        const need = (p - f) * dur;
+        if (left < need) {
+          p -= left / dur;
+          left = 0;
+        } else {
+          p = f;
+          left -= need;
+        }
+      }
+    }
+    this.pos = p;
+  }
+
+  private clamp(x: number): number {
+    const r = this.reader;
+    if (r.frameCount === 0) return x;
+    const lo = r.oldestFrame;
+    const hi = r.newestFrame;
+    return x < lo ? lo : x > hi ? hi : x;
+  }
+
+  private emitIfChanged(): void {
+    // The effective position, kept in `pos` (inline: a getter returning a double may box it).
+    const r = this.reader;
+    if (r.frameCount > 0) {
+      const lo = r.oldestFrame;
+      const hi = r.newestFrame;
+      const x = this.st === 'live' ? hi : this.pos;
+      this.pos = x < lo ? lo : x > hi ? hi : x;
+    }
+    const p = this.pos;
+    if (p === this.seenPos && this.st === this.seenState && this.spd === this.seenSpeed && this.looping === this.seenLoop) return;
+    this.seenPos = p;
+    this.seenState = this.st;
+    this.seenSpeed = this.spd;
+    this.seenLoop = this.looping;
+    const ls = this.listeners;
+    for (let i = 0; i < ls.length; i++) {
+      try {
+        ls[i](this);
+      } catch (err) {
+        // A throwing listener must not take the game (or the other listeners) down.
+        console.error('rewindable: TimeControl change listener threw', err);
+      }
+    }
+  }
+}
+
+function clampMagnitude(v: number, min: number, max: number): number {
+  const m = Math.abs(v);
+  const c = m < min ? min : m > max ? max : m;
+  return v < 0 ? -c : c;
+}

@@ -1,0 +1,151 @@
+/**
+ * The display object of one entity (every kind except crowd movers, which are plain sprites):
+ * a root container at the entity's x, y and rotation, holding a ground shadow and a body. Height z
+ * shows as a smaller, fainter shadow and a larger body. Skeletal kinds redraw their body from bones.
+ *
+ * The root's transform is exactly the recorded entity's (x, y, rotation about z); its tint is white,
+ * or `DAMAGE_TINT` while the entity is damaged. The overlay can therefore apply a recorded sample to
+ * the root directly, and `applyHeight`/`poseFromBones` for the rest.
+ */
+import { Container, Graphics } from 'pixi.js';
+import { BONE_COUNT, forwardKinematics, RIG_PARENTS } from '../game/rig';
+import type { Kind } from '../game/types';
+
+/** Tint of a damaged entity (display flag DAMAGED); the overlay's default flag tint, so live and replay agree. */
+export const DAMAGE_TINT = 0xff4a4a;
+/** Tint of a highlighted entity (display flag HIGHLIGHTED): the autopilot's target. Same as the overlay's. */
+export const HIGHLIGHT_TINT = 0xffee55;
+
+export const PLAYER_COLOR = 0x35d0ff;
+export const SQUAD_COLORS = [0xff8c42, 0xff5d8f, 0xf2c14e, 0xb48cff];
+
+const joints = new Float32Array(BONE_COUNT * 3);
+
+export class EntityView extends Container {
+  public readonly kind: Kind;
+  public readonly shadow: Graphics;
+  public readonly body: Container;
+  public readonly art: Graphics;
+  /** Main colour of the body (skeletal kinds redraw with it every frame). */
+  public color = 0xffffff;
+  /** Radius the art was drawn for. */
+  public size = 0;
+
+  public constructor(kind: Kind) {
+    super({ label: kind });
+    this.kind = kind;
+    this.shadow = new Graphics();
+    this.body = new Container();
+    this.art = new Graphics();
+    this.body.addChild(this.art);
+    this.addChild(this.shadow, this.body);
+  }
+
+  /** Draws the static art for this kind at `radius` in `color` (skeletal kinds only set the colour). */
+  public configure(radius: number, color: number, variant: string): void {
+    this.color = color;
+    this.size = radius;
+    const g = this.art;
+    const s = this.shadow;
+    g.clear();
+    s.clear();
+    switch (this.kind) {
+      case 'player':
+      case 'agent':
+        s.ellipse(0, 0, 14, 12).fill({ color: 0x000000, alpha: 0.35 });
+        break;
+      case 'ball':
+        s.circle(2, 3, radius).fill({ color: 0x000000, alpha: 0.3 });
+        g.circle(0, 0, radius).fill(color).stroke({ width: 1.5, color: 0x0b0d12, alpha: 0.6 });
+        g.rect(-radius, -radius * 0.22, radius * 2, radius * 0.44).fill({ color: 0xffffff, alpha: 0.85 });
+        g.circle(0, 0, radius).stroke({ width: 1.5, color: 0x0b0d12, alpha: 0.6 });
+        g.circle(-radius * 0.35, -radius * 0.35, radius * 0.22).fill({ color: 0xffffff, alpha: 0.5 });
+        break;
+      case 'crate': {
+        const h = radius;
+        s.rect(-h + 3, -h + 4, h * 2, h * 2).fill({ color: 0x000000, alpha: 0.3 });
+        g.rect(-h, -h, h * 2, h * 2).fill(0xb07a3c).stroke({ width: 2, color: 0x5c3a17 });
+        g.rect(-h + 3, -h + 3, h * 2 - 6, h * 2 - 6).stroke({ width: 1.5, color: 0x7d5325 });
+        g.moveTo(-h + 3, -h + 3).lineTo(h - 3, h - 3).stroke({ width: 2, color: 0x7d5325 });
+        g.moveTo(h - 3, -h + 3).lineTo(-h + 3, h - 3).stroke({ width: 2, color: 0x7d5325 });
+        break;
+      }
+      case 'projectile':
+        if (variant === 'bolt') {
+          g.ellipse(0, 0, 11, 4.5).fill({ color: 0x35d0ff, alpha: 0.3 });
+          g.ellipse(0, 0, 7, 2.2).fill(0xd8fbff);
+        } else {
+          g.ellipse(0, 0, 8, 4).fill({ color: 0xff5a2a, alpha: 0.35 });
+          g.ellipse(0, 0, 4.5, 2).fill(0xffd0a0);
+        }
+        break;
+      case 'pickup':
+        s.ellipse(0, 0, 8, 6).fill({ color: 0x000000, alpha: 0.35 });
+        if (variant === 'health') {
+          g.circle(0, 0, 9).fill({ color: 0x5dff8a, alpha: 0.25 });
+          g.roundRect(-6.5, -6.5, 13, 13, 3).fill(0xf4fff6).stroke({ width: 1.5, color: 0x1f8f45 });
+          g.rect(-1.6, -4.5, 3.2, 9).fill(0x25b85a);
+          g.rect(-4.5, -1.6, 9, 3.2).fill(0x25b85a);
+        } else {
+          g.circle(0, 0, 9).fill({ color: 0xc59bff, alpha: 0.25 });
+          g.poly([0, -8, 6, 0, 0, 8, -6, 0]).fill(0xb98cff).stroke({ width: 1.5, color: 0x4b2a8a });
+          g.poly([0, -4, 3, 0, 0, 4, -3, 0]).fill(0xf1e6ff);
+        }
+        break;
+      case 'mover':
+        break;
+    }
+  }
+
+  /** Shows height: body grows and the shadow shrinks and fades as z rises. */
+  public applyHeight(z: number): void {
+    const h = Math.max(0, z);
+    this.body.scale.set(1 + h / 90);
+    const s = Math.max(0.45, 1 - h / 110);
+    this.shadow.scale.set(s);
+    this.shadow.alpha = s;
+  }
+
+  /**
+   * Redraws a skeletal body from local bone rotations and offsets (as recorded): top-down, legs
+   * first, then torso, arms and head, with the head's visor showing the facing.
+   */
+  public poseFromBones(rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
+    if (count < BONE_COUNT) return;
+    forwardKinematics(RIG_PARENTS, BONE_COUNT, rot, off, start, 0, 0, 0, 0, 0, 0, 1, joints);
+    const g = this.art;
+    const c = this.color;
+    const dark = darken(c, 0.55);
+    g.clear();
+    const limb = (a: number, b: number, width: number, color: number): void => {
+      g.moveTo(joints[a * 3], joints[a * 3 + 1]).lineTo(joints[b * 3], joints[b * 3 + 1]).stroke({ width, color, cap: 'round' });
+    };
+    // Legs: hip → knee → ankle, and the feet.
+    limb(10, 11, 5, dark);
+    limb(11, 12, 4.5, dark);
+    limb(13, 14, 5, dark);
+    limb(14, 15, 4.5, dark);
+    g.ellipse(joints[12 * 3] + 1.5, joints[12 * 3 + 1], 3.6, 2.6).fill(0x20232b);
+    g.ellipse(joints[15 * 3] + 1.5, joints[15 * 3 + 1], 3.6, 2.6).fill(0x20232b);
+    // Torso: hips and shoulders as bars, the spine between.
+    limb(10, 13, 8, dark);
+    limb(4, 7, 9, c);
+    limb(0, 2, 10, c);
+    // Arms and hands.
+    limb(4, 5, 4.6, c);
+    limb(5, 6, 4, c);
+    limb(7, 8, 4.6, c);
+    limb(8, 9, 4, c);
+    g.circle(joints[6 * 3], joints[6 * 3 + 1], 2.8).fill(0xf3d2b5);
+    g.circle(joints[9 * 3], joints[9 * 3 + 1], 2.8).fill(0xf3d2b5);
+    // Head with a visor on the facing side.
+    const hx = joints[3 * 3], hy = joints[3 * 3 + 1];
+    g.circle(hx, hy, 6.8).fill(0xf3d2b5).stroke({ width: 1.5, color: 0x1a1d24 });
+    g.roundRect(hx + 1.5, hy - 4, 4, 8, 2).fill(0x1a1d24);
+  }
+}
+
+function darken(c: number, f: number): number {
+  const r = ((c >> 16) & 255) * f, g = ((c >> 8) & 255) * f, b = (c & 255) * f;
+  return ((r & 255) << 16) | ((g & 255) << 8) | (b & 255);
+}

@@ -14,6 +14,7 @@ export default defineConfig({
         core: resolve(__dirname, 'src/core/index.ts'),
         pixi: resolve(__dirname, 'src/pixi/index.ts'),
         replay: resolve(__dirname, 'src/replay/index.ts'),
+        ui: resolve(__dirname, 'src/ui/index.ts'),
         cli: resolve(__dirname, 'src/cli/index.ts'),
       },
       formats: ['es'],

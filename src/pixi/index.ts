@@ -1,1 +1,12 @@
-export {};
+export * from './binding';
+export * from './bones';
+export * from './camera';
+export * from './CameraController';
+export * from './DebugLayers';
+export * from './EntityPresenter';
+export * from './KeyboardControls';
+export * from './ParagraphPool';
+export * from './PrimitiveDrawer';
+export * from './RewindOverlay';
+export * from './TextPanel';
+export * from './Timeline';

@@ -16,7 +16,9 @@ const INV_SCALE = (2 * INV_SQRT2) / STEPS;
 
 /** The three "other" component indices for each largest-component index (branch-free lookup). */
 const OTHERS = new Uint8Array([1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
-const scratch = new Float64Array(4);
+/** The normalised quaternion as float32, and the same bits as int32 (for branch-free compares). */
+const normF32 = new Float32Array(4);
+const normI32 = new Int32Array(normF32.buffer);
 /** The identity (w largest, the others 0). */
 const IDENTITY = (3 << 30) | (MID << 20) | (MID << 10) | MID;
 
@@ -55,34 +57,39 @@ export function encodeQuatAt(src: ArrayLike<number>, offset: number): number {
   const x = src[offset], y = src[offset + 1], z = src[offset + 2], w = src[offset + 3];
   const n2 = x * x + y * y + z * z + w * w;
   // NaN/Infinity/zero all fail this test (NaN compares false).
-  const ok = n2 > 1e-20 && n2 < 1e20;
-  quatStatus.sanitized = !ok;
-  if (!ok) return IDENTITY;
-  const inv = 1 / Math.sqrt(n2);
-  scratch[0] = x * inv;
-  scratch[1] = y * inv;
-  scratch[2] = z * inv;
-  scratch[3] = w * inv;
-  const ax = Math.abs(scratch[0]);
-  const ay = Math.abs(scratch[1]);
-  const az = Math.abs(scratch[2]);
-  const aw = Math.abs(scratch[3]);
-  const i01 = +(ay > ax);
-  const m01 = Math.max(ax, ay);
-  const i23 = 2 + +(aw > az);
-  const m23 = Math.max(az, aw);
-  const useHigh = +(m23 > m01);
-  const idx = i01 + useHigh * (i23 - i01);
-  // Sign that makes the largest component positive: +1 or -1 without a branch.
-  const sign = 1 - 2 * +(scratch[idx] < 0);
+  if (!(n2 > 1e-20 && n2 < 1e20)) {
+    quatStatus.sanitized = true;
+    return IDENTITY;
+  }
+  quatStatus.sanitized = false;
+  // Games pass unit quaternions: near 1, one Newton step from 1 is exact to ~4e-7, far below the
+  // quantization step (1.4e-3), and saves a square root and a division.
+  const inv = n2 > 0.999 && n2 < 1.001 ? 1.5 - 0.5 * n2 : 1 / Math.sqrt(n2);
+  const f = normF32;
+  const b = normI32;
+  f[0] = x * inv;
+  f[1] = y * inv;
+  f[2] = z * inv;
+  f[3] = w * inv;
+  // |component| compared as integers (the float's bits without the sign): no data-dependent branch,
+  // because which component is largest changes at random from one entity to the next.
+  const bx = b[0] & 0x7fffffff, by = b[1] & 0x7fffffff, bz = b[2] & 0x7fffffff, bw = b[3] & 0x7fffffff;
+  const d01 = bx - by;
+  const m01 = bx - (d01 & (d01 >> 31)); // max(bx, by)
+  const g01 = d01 >>> 31; // 1 when y beats x
+  const d23 = bz - bw;
+  const m23 = bz - (d23 & (d23 >> 31));
+  const g23 = d23 >>> 31;
+  const high = (m01 - m23) >>> 31; // 1 when the larger of z, w beats the larger of x, y
+  const idx = g01 + high * (2 + g23 - g01);
+  // Negate everything when the largest is negative (q and -q are the same rotation).
+  const scale = SCALE - 2 * SCALE * (b[idx] >>> 31);
   const o = idx * 3;
-  const a = Math.round(scratch[OTHERS[o]] * sign * SCALE) + MID;
-  const b = Math.round(scratch[OTHERS[o + 1]] * sign * SCALE) + MID;
-  const c = Math.round(scratch[OTHERS[o + 2]] * sign * SCALE) + MID;
-  // Components can exceed 1/√2 by rounding only; clamp to the 10-bit range.
-  const qa = a < 0 ? 0 : a > STEPS ? STEPS : a;
-  const qb = b < 0 ? 0 : b > STEPS ? STEPS : b;
-  const qc = c < 0 ? 0 : c > STEPS ? STEPS : c;
+  // |component| ≤ 1/√2, so value + 511.5 is in [0.5, 1022.5]: truncation is rounding, and no clamp
+  // is needed (a normalisation error of 1e-7 can at worst give 1023, still 10 bits and decodable).
+  const qa = (f[OTHERS[o]] * scale + 511.5) | 0;
+  const qb = (f[OTHERS[o + 1]] * scale + 511.5) | 0;
+  const qc = (f[OTHERS[o + 2]] * scale + 511.5) | 0;
   // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31 would
   // be boxed as a heap number on every return. Stored into a Uint32Array it is the same 32 bits.
   return (idx << 30) | (qa << 20) | (qb << 10) | qc;

@@ -118,11 +118,15 @@ export class FrameRing {
   }
 
   /**
-   * Commits the frame written at the last `reserve`. `frame` must be `newestFrame + 1` (or anything
-   * when the ring is empty); the recorder guarantees this.
+   * Commits the frame written at the last `reserve`, `words` long (at most what was reserved).
+   * `frame` must be `newestFrame + 1` (or anything when the ring is empty); the recorder guarantees
+   * this.
    */
-  public commit(frame: number): void {
+  public commit(frame: number, words = this.pendingWords): void {
     if (this.pendingAt < 0) throw new Error('rewindable: FrameRing.commit without reserve');
+    // A frame may turn out shorter than reserved (never longer).
+    const w = (words + 1) & ~1;
+    if (w < this.pendingWords && w >= 2) this.pendingWords = w;
     if (this.count === 0) {
       this.firstFrame = frame;
       this.oldestSlot = 0;

@@ -99,9 +99,10 @@ export class Recorder {
   private readonly inIds: Int32Array;
   private readonly inFlags: Uint8Array;
   private readonly inFloats: Float32Array;
-  /** Final handle of each raw entry, or -1 when dropped; then compacted handles of this frame. */
-  private readonly resolved: Int32Array;
+  /** Handles of the kept entities of this frame, in order. */
   private handles: Int32Array;
+  /** Index of the kept entity each staged entry became, or -1 when it was dropped. */
+  private readonly keptIndex: Int32Array;
   private prevHandles: Int32Array;
   private prevCount = 0;
   private count = 0;
@@ -163,7 +164,7 @@ export class Recorder {
     this.inIds = new Int32Array(n);
     this.inFlags = new Uint8Array(n);
     this.inFloats = new Float32Array(n * 7);
-    this.resolved = new Int32Array(n);
+    this.keptIndex = new Int32Array(n);
     this.handles = new Int32Array(n);
     this.prevHandles = new Int32Array(n);
     this.despawnIds = new Int32Array(n);
@@ -420,27 +421,59 @@ export class Recorder {
     draw.open = false;
     this.frameOpen = false;
     const frame = this.nextFrame++;
-    const m = this.resolve(frame);
-    this.collectDeaths(frame);
-
-    const total = HEADER_WORDS + m * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+    const n = this.count;
+    // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
+    const upper = HEADER_WORDS + n * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
     const ring = this.ring;
-    let at = ring.reserve(total);
-    let truncated = false;
-    if (at < 0) {
-      truncated = true;
-      this.stats.framesTruncated++;
-      this.warnFn('truncated', `rewindable: frame ${frame} needs ${total * 4} bytes, more than the whole arena; only its header was kept`);
-      at = ring.reserve(HEADER_WORDS);
-    }
+    let at = ring.reserve(upper);
+    const truncated = at < 0;
+    if (truncated) at = ring.reserve(HEADER_WORDS);
+    // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
+    // rotations straight into the arena.
+    const m = this.resolve(frame, truncated ? -1 : at + HEADER_WORDS);
+    if (this.pendingKinds.size > 0) this.pendingKinds.forEach(this.applyPendingAfter);
+    this.collectDeaths(frame);
     const u = ring.u32;
     const f = ring.f32;
+    let total = HEADER_WORDS;
+    if (truncated) {
+      this.stats.framesTruncated++;
+      this.warnFn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
+      u[at + H_ENTITY_COUNT] = 0;
+      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + m;
+      u[at + H_PRIM_WORDS] = 0;
+      u[at + H_PRIM_COUNT] = 0;
+      u[at + H_BONE_WORDS] = 0;
+      u[at + H_EVENT_COUNT] = 0;
+    } else {
+      const base = at + HEADER_WORDS;
+      if (m < n) {
+        // Close the gaps the dropped entries left: positions and rotations were laid out for n.
+        u.copyWithin(base + m, base + n, base + n + m * 3);
+        u.copyWithin(base + m * 4, base + n * 4, base + n * 4 + m);
+      }
+      let w = base + m * 5;
+      w = this.writeBones(w);
+      const dw = draw.words;
+      for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
+      w += draw.wordCount;
+      const ev = this.events;
+      for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
+      total = HEADER_WORDS + m * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+      u[at + H_ENTITY_COUNT] = m;
+      u[at + H_DROPPED_ENTITIES] = this.droppedEntities;
+      u[at + H_PRIM_WORDS] = draw.wordCount;
+      u[at + H_PRIM_COUNT] = draw.primCount;
+      u[at + H_BONE_WORDS] = this.boneCount;
+      u[at + H_EVENT_COUNT] = this.eventCount;
+    }
     u[at + H_FRAME] = frame;
     ring.f64[(at + H_TIME) >>> 1] = this.time;
     f[at + H_DT] = this.dt;
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
+    u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
     u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
     const c = this.cam;
     f[at + H_CAM_X] = c[0];
@@ -448,35 +481,9 @@ export class Recorder {
     f[at + H_CAM_Z] = c[2];
     u[at + H_CAM_ROT] = this.hasCamera ? encodeQuatAt(c, 3) : QUAT_IDENTITY_BITS;
     f[at + H_CAM_ZOOM] = this.hasCamera ? c[7] : 1;
+    u[at + H_TOTAL_WORDS] = total;
     u[at + HEADER_WORDS - 1] = 0;
-    if (truncated) {
-      u[at + H_ENTITY_COUNT] = 0;
-      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + m;
-      u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
-      u[at + H_PRIM_WORDS] = 0;
-      u[at + H_PRIM_COUNT] = 0;
-      u[at + H_BONE_WORDS] = 0;
-      u[at + H_EVENT_COUNT] = 0;
-      u[at + H_TOTAL_WORDS] = HEADER_WORDS;
-    } else {
-      u[at + H_ENTITY_COUNT] = m;
-      u[at + H_DROPPED_ENTITIES] = this.droppedEntities;
-      u[at + H_PRIM_WORDS] = draw.wordCount;
-      u[at + H_PRIM_COUNT] = draw.primCount;
-      u[at + H_BONE_WORDS] = this.boneCount;
-      u[at + H_EVENT_COUNT] = this.eventCount;
-      u[at + H_TOTAL_WORDS] = total;
-      this.writeEntities(at + HEADER_WORDS, m);
-      let w = at + HEADER_WORDS + m * 5;
-      w = this.writeBones(w);
-      const dw = draw.words;
-      for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
-      w += draw.wordCount;
-      const ev = this.events;
-      for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
-      u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
-    }
-    ring.commit(frame);
+    ring.commit(frame, total);
     this.stats.framesRecorded++;
 
     // This frame's handles become the previous frame's.
@@ -487,16 +494,22 @@ export class Recorder {
   }
 
   /**
-   * Turns the raw entries of `frame` into handles: continues lives, starts new ones (after a gap or
-   * a despawn), drops duplicates, repairs invalid positions. Returns how many entities are kept.
+   * Turns the staged entries of `frame` into handles: continues lives, starts new ones (after a gap
+   * or a despawn), drops duplicates, repairs invalid positions. When `base` ≥ 0 it also writes each
+   * kept entity there, laid out for all `count` entries (the caller closes gaps). Returns how many
+   * entities are kept.
    */
-  private resolve(frame: number): number {
+  private resolve(frame: number, base: number): number {
     const n = this.count;
     const table = this.entities;
     const ids = this.inIds;
     const s = this.inFloats;
-    const out = this.resolved;
+    const flags = this.inFlags;
     const handles = this.handles;
+    const u = this.ring.u32;
+    const f = this.ring.f32;
+    const pBase = base + n;
+    const rBase = base + n * 4;
     let m = 0;
     let d = 0;
     for (let i = 0; i < n; i++) {
@@ -509,7 +522,7 @@ export class Recorder {
         const alive = table.ended[h] === 0;
         if (last === frame && alive) {
           this.duplicate(id);
-          out[i] = -1;
+          this.keptIndex[i] = -1;
           continue;
         }
         continued = last === frame - 1 && alive;
@@ -518,48 +531,30 @@ export class Recorder {
         h = this.newLife(id, frame);
         if (h < 0) {
           this.overCapacity();
-          out[i] = -1;
+          this.keptIndex[i] = -1;
           continue;
         }
-      } else if (this.pendingKinds.size > 0) {
-        this.applyPending(id, h);
       }
+      this.keptIndex[i] = m;
       const p = i * 7;
       if (s[p] - s[p] + s[p + 1] - s[p + 1] + s[p + 2] - s[p + 2] !== 0) this.repairPosition(i, h, continued);
-      out[i] = h;
       handles[m] = h;
       table.lastFrames[h] = frame;
       table.lastIndex[h] = m;
+      if (base >= 0) {
+        const q = pBase + m * 3;
+        f[q] = s[p];
+        f[q + 1] = s[p + 1];
+        f[q + 2] = s[p + 2];
+        u[rBase + m] = encodeQuatAt(s, p + 3);
+        let fl = flags[i];
+        if (quatStatus.sanitized) fl = this.badRotation(h, fl);
+        u[base + m] = h | (fl << HANDLE_BITS);
+      }
       m++;
     }
     while (d < this.despawnCount) this.endLife(this.despawnIds[d++]);
     return m;
-  }
-
-  /** Writes the kept entities' handle/flag words, positions and encoded rotations at word `base`. */
-  private writeEntities(base: number, m: number): void {
-    const u = this.ring.u32;
-    const f = this.ring.f32;
-    const s = this.inFloats;
-    const out = this.resolved;
-    const flags = this.inFlags;
-    const pBase = base + m;
-    const rBase = pBase + m * 3;
-    let k = 0;
-    for (let i = 0; i < this.count; i++) {
-      const h = out[i];
-      if (h < 0) continue;
-      const p = i * 7;
-      const q = pBase + k * 3;
-      f[q] = s[p];
-      f[q + 1] = s[p + 1];
-      f[q + 2] = s[p + 2];
-      u[rBase + k] = encodeQuatAt(s, p + 3);
-      let fl = flags[i];
-      if (quatStatus.sanitized) fl = this.badRotation(h, fl);
-      u[base + k] = h | (fl << HANDLE_BITS);
-      k++;
-    }
   }
 
   /** Copies bone records, renumbering entity indices past dropped entries; returns the next word. */
@@ -567,18 +562,13 @@ export class Recorder {
     if (this.boneCount === 0) return w;
     const u = this.ring.u32;
     const bw = this.boneWords;
-    const out = this.resolved;
-    // Final index of each raw entry: count kept entries before it.
-    const start = w;
-    let k = 0;
-    let i = 0;
+    const end = w + this.boneCount;
     for (let r = 0; r < this.boneCount;) {
       const head = bw[r];
-      const raw = head & BONE_INDEX_MASK;
       const c = head >>> BONE_INDEX_BITS;
       const words = 1 + c * 4;
-      for (; i < raw; i++) if (out[i] >= 0) k++;
-      if (out[raw] >= 0) {
+      const k = this.keptIndex[head & BONE_INDEX_MASK];
+      if (k >= 0) {
         u[w] = k | (c << BONE_INDEX_BITS);
         for (let j = 1; j < words; j++) u[w + j] = bw[r + j];
         w += words;
@@ -587,8 +577,7 @@ export class Recorder {
       }
       r += words;
     }
-    // Dropped records leave the section shorter than reserved: pad with empty records (count 0).
-    const end = start + this.boneCount;
+    // Dropped records leave the section shorter than counted: pad with empty records (count 0).
     for (; w < end; w++) u[w] = 0;
     return w;
   }
@@ -648,6 +637,17 @@ export class Recorder {
     if (h >= 0 && this.pendingKinds.size > 0) this.applyPending(id, h);
     return h;
   }
+
+  /** Applies a description made in this frame to a life it continued (bound once: no closure per frame). */
+  private readonly applyPendingAfter = (pending: { kind: string; label: string | undefined }, id: number): void => {
+    const t = this.entities;
+    const h = t.lookup(id);
+    if (h >= 0 && t.lastFrames[h] === this.nextFrame - 1) {
+      t.kindOf[h] = t.internKind(pending.kind);
+      t.labels[h] = pending.label;
+      this.pendingKinds.delete(id);
+    }
+  };
 
   private applyPending(id: number, h: number): void {
     const pending = this.pendingKinds.get(id);

@@ -1,0 +1,298 @@
+import { Container, Rectangle, type FederatedPointerEvent, type FederatedWheelEvent } from 'pixi.js';
+import type { SampleBuffer } from '../core/playback/SampleBuffer';
+import { quatToAngleZ } from '../core/math/quat';
+import {
+  CAM_ANGLE, CAM_X, CAM_Y, CAM_ZOOM, TRANSFORM_WORDS, applyCamera, createCamera, readCamera, restoreTransform,
+  saveTransform, viewToWorld,
+} from './camera';
+
+/**
+ * `game`: the recorded game camera (interpolated), or the view at pause when none was recorded.
+ * `free`: moved by hand. `follow`: centred on the selected entity, zoom and rotation by hand.
+ */
+export type CameraMode = 'game' | 'free' | 'follow';
+
+/** Every camera mode, in the order `C` cycles through them. */
+export const CAMERA_MODES: readonly CameraMode[] = ['game', 'free', 'follow'];
+
+/** Limits and input of the manual camera. */
+export interface CameraControllerOptions {
+  minZoom: number;
+  maxZoom: number;
+  /** Zoom factor per wheel notch (100 px of deltaY). */
+  wheelZoom: number;
+  /** A press that moves less than this many pixels is a click (selects an entity). */
+  clickSlop: number;
+}
+
+/** The defaults merged under the options given to `new CameraController(...)`. */
+export const DEFAULT_CAMERA_CONTROLLER_OPTIONS: Readonly<CameraControllerOptions> = Object.freeze({
+  minZoom: 0.02,
+  maxZoom: 50,
+  wheelZoom: 1.15,
+  clickSlop: 4,
+});
+
+const scratchWorld = new Float64Array(2);
+
+/**
+ * The replay camera: applies the recorded game camera or a manual one to the world container, and
+ * turns pointer input into manual camera moves: drag to pan, the wheel zooms around the cursor,
+ * right-drag (or `rotateBy`) rotates, a click selects an entity to follow. Saves the world
+ * container's transform at `begin` and restores it exactly at `end`.
+ *
+ * See `camera.ts` for the convention (the world container's transform is the camera).
+ *
+ * @example
+ * camera.begin(world, 800, 600);
+ * camera.resolve(sample);          // game/free/follow → camera.current
+ * camera.apply(world, 800, 600);   // only when it changed
+ * camera.end(world);
+ */
+export class CameraController {
+  /** Current mode; change it with `setMode`. */
+  public mode: CameraMode = 'game';
+  /** The camera now shown (x, y, angle, zoom). */
+  public readonly current = createCamera();
+  /** The manual camera (free and follow modes). */
+  public readonly manual = createCamera();
+  /** Handle of the followed entity, or -1. */
+  public followHandle = -1;
+  /** Interaction surface (covers the view while a replay is shown). */
+  public readonly input = new Container();
+  /** Called on a click (not a drag) with the view coordinates. */
+  public onClick: ((x: number, y: number) => void) | null = null;
+  /** Called whenever the manual camera moved or the mode changed. */
+  public onChange: (() => void) | null = null;
+
+  private readonly saved = new Float64Array(TRANSFORM_WORDS);
+  private readonly atPause = createCamera();
+  private readonly applied = createCamera(Number.NaN);
+  private active = false;
+  private viewWidth = 1;
+  private viewHeight = 1;
+  private dragButton = -1;
+  private downX = 0;
+  private downY = 0;
+  private lastX = 0;
+  private lastY = 0;
+  private dragged = false;
+  private readonly hit = new Rectangle(0, 0, 1, 1);
+
+  private readonly options: Readonly<CameraControllerOptions>;
+
+  public constructor(options: Partial<CameraControllerOptions> = {}) {
+    this.options = Object.freeze({ ...DEFAULT_CAMERA_CONTROLLER_OPTIONS, ...options });
+    this.input.label = 'rewindable:camera-input';
+    this.input.hitArea = this.hit;
+    this.input.eventMode = 'none';
+    this.input.on('pointerdown', this.onDown, this);
+    this.input.on('globalpointermove', this.onMove, this);
+    this.input.on('pointerup', this.onUp, this);
+    this.input.on('pointerupoutside', this.onUp, this);
+    this.input.on('wheel', this.onWheel, this);
+  }
+
+  /** Whether a session is open. */
+  public get isActive(): boolean {
+    return this.active;
+  }
+
+  /** Sets the size of the view (the world container's parent space, normally `app.screen`). */
+  public resize(width: number, height: number): void {
+    this.viewWidth = width;
+    this.viewHeight = height;
+    this.hit.width = width;
+    this.hit.height = height;
+    this.applied[CAM_X] = Number.NaN;
+  }
+
+  /** Saves the world container's transform and starts the manual camera from the current view. */
+  public begin(world: Container): void {
+    if (this.active) return;
+    this.active = true;
+    saveTransform(world, this.saved, 0);
+    readCamera(world, this.viewWidth, this.viewHeight, this.atPause);
+    this.manual.set(this.atPause);
+    this.current.set(this.atPause);
+    this.applied[CAM_X] = Number.NaN;
+    this.input.eventMode = 'static';
+  }
+
+  /** Restores the world container's transform exactly as it was at `begin`. */
+  public end(world: Container): void {
+    if (!this.active) return;
+    this.active = false;
+    restoreTransform(world, this.saved, 0);
+    this.input.eventMode = 'none';
+    this.dragButton = -1;
+  }
+
+  /** Switches mode (an unknown mode is ignored). `follow` without a followed entity stays where the camera is. */
+  public setMode(mode: CameraMode): void {
+    if (mode === this.mode || !CAMERA_MODES.includes(mode)) return;
+    if (mode !== 'game' && this.mode === 'game') this.manual.set(this.current);
+    this.mode = mode;
+    this.onChange?.();
+  }
+
+  /** Cycles game → free → follow (follow only when an entity is selected). */
+  public cycleMode(): void {
+    if (this.mode === 'game') this.setMode('free');
+    else if (this.mode === 'free' && this.followHandle >= 0) this.setMode('follow');
+    else this.setMode('game');
+  }
+
+  /** Follows the entity of `handle` (or stops following with -1). */
+  public follow(handle: number): void {
+    this.followHandle = handle;
+    if (handle >= 0) this.setMode('follow');
+    else if (this.mode === 'follow') this.setMode('free');
+    this.onChange?.();
+  }
+
+  /** Pans the manual camera by a drag of (dx, dy) view pixels. */
+  public panBy(dx: number, dy: number): void {
+    this.takeManual();
+    const m = this.manual;
+    const c = Math.cos(m[CAM_ANGLE]);
+    const s = Math.sin(m[CAM_ANGLE]);
+    const ox = dx / m[CAM_ZOOM];
+    const oy = dy / m[CAM_ZOOM];
+    m[CAM_X] -= c * ox - s * oy;
+    m[CAM_Y] -= s * ox + c * oy;
+    if (this.mode === 'follow') this.setMode('free');
+    this.onChange?.();
+  }
+
+  /** Zooms the manual camera by `factor`, keeping the world point under view point (sx, sy) in place. */
+  public zoomAt(factor: number, sx: number, sy: number): void {
+    if (!(factor > 0) || !Number.isFinite(factor)) return;
+    this.takeManual();
+    const m = this.manual;
+    viewToWorld(m, this.viewWidth, this.viewHeight, sx, sy, scratchWorld);
+    const wx = scratchWorld[0];
+    const wy = scratchWorld[1];
+    const z = m[CAM_ZOOM] * factor;
+    m[CAM_ZOOM] = z < this.options.minZoom ? this.options.minZoom : z > this.options.maxZoom ? this.options.maxZoom : z;
+    if (this.mode !== 'follow') {
+      // Put (wx, wy) back under the cursor.
+      viewToWorld(m, this.viewWidth, this.viewHeight, sx, sy, scratchWorld);
+      m[CAM_X] += wx - scratchWorld[0];
+      m[CAM_Y] += wy - scratchWorld[1];
+    }
+    this.onChange?.();
+  }
+
+  /** Rotates the manual camera by `radians` about the view's centre. */
+  public rotateBy(radians: number): void {
+    if (!Number.isFinite(radians)) return;
+    this.takeManual();
+    this.manual[CAM_ANGLE] += radians;
+    this.onChange?.();
+  }
+
+  /** Back to the recorded game camera. */
+  public toGameCamera(): void {
+    this.setMode('game');
+  }
+
+  /**
+   * Computes the camera to show for `sample` into `current`: the recorded one (game mode, when the
+   * sample has one), the view at pause (game mode, none recorded), or the manual one, centred on
+   * the followed entity in follow mode.
+   */
+  public resolve(sample: SampleBuffer | null): void {
+    const cur = this.current;
+    if (this.mode === 'game') {
+      if (sample !== null && sample.hasCamera) {
+        const c = sample.camera;
+        cur[CAM_X] = c[0];
+        cur[CAM_Y] = c[1];
+        cur[CAM_ANGLE] = quatToAngleZ(c, 3);
+        cur[CAM_ZOOM] = c[7] > 0 ? c[7] : 1;
+      } else {
+        cur.set(this.atPause);
+      }
+      return;
+    }
+    if (this.mode === 'follow' && sample !== null && this.followHandle >= 0) {
+      const i = sample.indexOfHandle(this.followHandle);
+      if (i >= 0) {
+        this.manual[CAM_X] = sample.positions[i * 3];
+        this.manual[CAM_Y] = sample.positions[i * 3 + 1];
+      }
+    }
+    cur.set(this.manual);
+  }
+
+  /** Applies `current` to the world container when it differs from what was applied last. Returns true when it did. */
+  public apply(world: Container): boolean {
+    const c = this.current;
+    const a = this.applied;
+    if (c[0] === a[0] && c[1] === a[1] && c[2] === a[2] && c[3] === a[3]) return false;
+    a.set(c);
+    applyCamera(world, c, this.viewWidth, this.viewHeight);
+    return true;
+  }
+
+  /** Forces the next `apply` to write the transform. */
+  public invalidate(): void {
+    this.applied[CAM_X] = Number.NaN;
+  }
+
+  private takeManual(): void {
+    if (this.mode === 'game') {
+      this.manual.set(this.current);
+      this.mode = 'free';
+    }
+  }
+
+  private onDown(e: FederatedPointerEvent): void {
+    if (this.dragButton >= 0) return;
+    this.dragButton = e.button;
+    this.downX = this.lastX = e.global.x;
+    this.downY = this.lastY = e.global.y;
+    this.dragged = false;
+  }
+
+  private onMove(e: FederatedPointerEvent): void {
+    if (this.dragButton < 0) return;
+    const x = e.global.x;
+    const y = e.global.y;
+    if (!this.dragged) {
+      const dx = x - this.downX;
+      const dy = y - this.downY;
+      if (dx * dx + dy * dy < this.options.clickSlop * this.options.clickSlop) return;
+      this.dragged = true;
+    }
+    if (this.dragButton === 2) {
+      const cx = this.viewWidth * 0.5;
+      const cy = this.viewHeight * 0.5;
+      const a0 = Math.atan2(this.lastY - cy, this.lastX - cx);
+      const a1 = Math.atan2(y - cy, x - cx);
+      let d = a1 - a0;
+      if (d > Math.PI) d -= 2 * Math.PI;
+      else if (d < -Math.PI) d += 2 * Math.PI;
+      // Dragging the view clockwise turns the world clockwise: the camera turns the other way.
+      this.rotateBy(-d);
+    } else {
+      this.panBy(x - this.lastX, y - this.lastY);
+    }
+    this.lastX = x;
+    this.lastY = y;
+  }
+
+  private onUp(e: FederatedPointerEvent): void {
+    if (this.dragButton < 0) return;
+    const wasClick = !this.dragged && this.dragButton === 0;
+    this.dragButton = -1;
+    if (wasClick) this.onClick?.(e.global.x, e.global.y);
+  }
+
+  private onWheel(e: FederatedWheelEvent): void {
+    const notches = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
+    this.zoomAt(Math.pow(this.options.wheelZoom, -notches), e.global.x, e.global.y);
+    e.preventDefault();
+  }
+}

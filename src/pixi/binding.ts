@@ -1,0 +1,179 @@
+/**
+ * The entity binding: how the overlay finds, moves, saves and re-creates the game's display objects.
+ * Only `find` is required; the defaults suit a 2D game whose entities are containers placed in the
+ * world container's coordinates.
+ */
+import type { Container } from 'pixi.js';
+import { EntityFlags } from '../core/format/layout';
+import { quatToAngleZ } from '../core/math/quat';
+import { SampleBuffer } from '../core/playback/SampleBuffer';
+import { setPointExact, setRotationExact } from './camera';
+
+const EMPTY_SAMPLE = new SampleBuffer();
+
+/**
+ * One entity of the viewed sample, handed to `EntityBinding.apply`. The overlay reuses one view
+ * object for every call: read it during the call, do not keep it.
+ */
+export interface EntityView {
+  /** The game's numeric id. */
+  readonly id: number;
+  /** The unique id's dense handle in the reader's entity table. */
+  readonly handle: number;
+  /** Index of the entity in the sample's arrays. */
+  readonly index: number;
+  /** Interpolated position. */
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+  /** Interpolated rotation quaternion. */
+  readonly qx: number;
+  readonly qy: number;
+  readonly qz: number;
+  readonly qw: number;
+  /** Rotation about z (radians) of the quaternion: what a 2D game displays. */
+  readonly angle: number;
+  /** Display flags of the nearer frame (`EntityFlags`). */
+  readonly flags: number;
+  /** Kind named by `recorder.describe`, if any. */
+  readonly kind: string | undefined;
+  /** Label named by `recorder.describe`, if any. */
+  readonly label: string | undefined;
+  /** The object's tint when the overlay took it over (or when it was created). */
+  readonly baseTint: number;
+  /** Whether the object is the game's live object (false: re-created for a despawned entity). */
+  readonly live: boolean;
+  /** Tint for the flags (see `RewindOverlayOptions.flagTints`), or `baseTint` when no flag has one. */
+  readonly flagTint: number;
+  /**
+   * The whole sample (row `index` is this entity): bones are `sample.boneStart[index]`,
+   * `sample.boneCount[index]` into `sample.boneRotations` / `sample.boneOffsets` (local, see `bones.ts`).
+   */
+  readonly sample: SampleBuffer;
+}
+
+/** The mutable implementation of `EntityView` the overlay fills. */
+export class EntityViewState implements EntityView {
+  public id = 0;
+  public handle = 0;
+  public index = 0;
+  public x = 0;
+  public y = 0;
+  public z = 0;
+  public qx = 0;
+  public qy = 0;
+  public qz = 0;
+  public qw = 1;
+  public angle = 0;
+  public flags = 0;
+  public kind: string | undefined = undefined;
+  public label: string | undefined = undefined;
+  public baseTint = 0xffffff;
+  public live = true;
+  public flagTint = 0xffffff;
+  public sample: SampleBuffer = EMPTY_SAMPLE;
+
+  /** Fills position, rotation and angle from flat arrays (positions stride 3, rotations stride 4). */
+  public setTransform(positions: ArrayLike<number>, rotations: ArrayLike<number>, i: number): void {
+    this.x = positions[i * 3];
+    this.y = positions[i * 3 + 1];
+    this.z = positions[i * 3 + 2];
+    this.qx = rotations[i * 4];
+    this.qy = rotations[i * 4 + 1];
+    this.qz = rotations[i * 4 + 2];
+    this.qw = rotations[i * 4 + 3];
+    this.angle = quatToAngleZ(rotations, i * 4);
+  }
+}
+
+/**
+ * How the overlay talks to the game's display objects.
+ *
+ * @example
+ * const binding: EntityBinding = {
+ *   find: (id) => sprites.get(id),
+ *   create: (kind) => (kind === 'bullet' ? new Sprite(bulletTexture) : null),
+ * };
+ */
+export interface EntityBinding<S = unknown> {
+  /** The live display object of numeric id `id`, or null/undefined when the game shows none. */
+  find(id: number): Container | null | undefined;
+  /**
+   * Shows `obj` as the recorded entity. Default (`applyEntity2D`): x and y from the position,
+   * rotation from the quaternion's angle about z, tint from the flags.
+   */
+  apply?(obj: Container, view: EntityView): void;
+  /**
+   * Saves what `apply` will change, before the overlay touches a live object. With `capture`
+   * the overlay calls `restore(obj, state)` on resume; without it, it saves and restores position,
+   * rotation, scale, visibility, tint and alpha itself.
+   */
+  capture?(obj: Container): S;
+  /** Puts back what `capture` saved. Required when `capture` is given. */
+  restore?(obj: Container, state: S): void;
+  /**
+   * Re-creates an entity that no longer exists in the game (despawned), from its kind. Objects are
+   * pooled per kind: `create` is called only when the pool of that kind is empty. Return null when
+   * the kind cannot be created; the overlay then draws a debug shape (a circle, or a stick figure
+   * when the entity has bones).
+   */
+  create?(kind: string, id: number, label: string | undefined): Container | null | undefined;
+  /**
+   * Takes back an object `create` made, when the overlay is destroyed (between pauses the overlay
+   * keeps them, hidden, in its pool). Without it they are destroyed.
+   */
+  release?(obj: Container, kind: string): void;
+}
+
+/**
+ * The default `apply` for 2D games: x, y from the position, rotation about z, and the tint for
+ * the flags. Allocates nothing.
+ */
+export function applyEntity2D(obj: Container, view: EntityView): void {
+  obj.x = view.x;
+  obj.y = view.y;
+  obj.rotation = view.angle;
+  // Setting a tint costs a colour conversion in pixi even when unchanged: only on change.
+  if (obj.tint !== view.flagTint) obj.tint = view.flagTint;
+}
+
+/**
+ * Flag → tint table, checked in order: the first flag set on the entity gives its tint. Default:
+ * sanitized magenta, damaged red, highlighted yellow.
+ */
+export const DEFAULT_FLAG_TINTS: ReadonlyArray<readonly [flag: number, tint: number]> = [
+  [EntityFlags.SANITIZED, 0xff00ff],
+  [EntityFlags.DAMAGED, 0xff4a4a],
+  [EntityFlags.HIGHLIGHTED, 0xffee55],
+];
+
+/** Tint for `flags` from a flattened table `[flag0, tint0, flag1, tint1, ...]`, else `base`. */
+export function tintForFlags(flags: number, table: Int32Array, base: number): number {
+  for (let i = 0; i < table.length; i += 2) if ((flags & table[i]) !== 0) return table[i + 1];
+  return base;
+}
+
+/** Values the overlay saves per live object when the binding has no `capture`. */
+export const SAVED_WORDS = 8;
+
+/** Saves position, rotation, scale, visibility, tint and alpha into `out[o .. o + 7]`. */
+export function saveEntity(obj: Container, out: Float64Array, o: number): void {
+  out[o] = obj.position.x;
+  out[o + 1] = obj.position.y;
+  out[o + 2] = obj.rotation;
+  out[o + 3] = obj.scale.x;
+  out[o + 4] = obj.scale.y;
+  out[o + 5] = obj.visible ? 1 : 0;
+  out[o + 6] = obj.tint;
+  out[o + 7] = obj.alpha;
+}
+
+/** Restores what `saveEntity` saved, exactly (down to the sign of zero). */
+export function restoreEntity(obj: Container, from: Float64Array, o: number): void {
+  setPointExact(obj.position, from[o], from[o + 1]);
+  setRotationExact(obj, from[o + 2]);
+  setPointExact(obj.scale, from[o + 3], from[o + 4]);
+  obj.visible = from[o + 5] === 1;
+  obj.tint = from[o + 6];
+  obj.alpha = from[o + 7];
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * End-to-end tests: playwright-core drives Debian's Chromium (/usr/bin/chromium) against the demo,
+ * served by a vite dev server that `globalSetup.ts` starts on a free port.
+ */
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['tests/e2e/**/*.test.ts'],
+    globalSetup: ['tests/e2e/globalSetup.ts'],
+    environment: 'node',
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+    pool: 'forks',
+  },
+});

@@ -22,10 +22,10 @@ export default defineConfig({
         },
       },
       {
+        // Pre-bundled up front: discovering them mid-run reloads the page and fails every test.
+        optimizeDeps: { include: ['pixi.js', 'lil-gui'] },
         test: {
           name: 'browser',
-          // Pre-bundled up front: discovering them mid-run reloads the page and fails every test.
-          optimizeDeps: { include: ['pixi.js', 'lil-gui'] },
           include: ['src/pixi/**/__tests__/**/*.test.ts', 'src/ui/**/__tests__/**/*.test.ts'],
           testTimeout: 60_000,
           browser: {

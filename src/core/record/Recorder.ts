@@ -58,6 +58,18 @@ export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
 };
 
 /**
+ * Arena bytes that hold `frames` frames of `entities` entities each: 20 bytes an entity plus the
+ * 88-byte header per frame, plus `extraBytesPerFrame` for bones (16 bytes a bone, 4 a skinned
+ * entity), debug draw and events. The default 16 MiB holds 835 frames of 1,000 bare entities.
+ *
+ * @example
+ * new Recorder({ arenaBytes: arenaBytesFor(1000, 900, 4096) }); // 30 s at 30 fps, 4 kB of debug draw a frame
+ */
+export function arenaBytesFor(entities: number, frames: number, extraBytesPerFrame = 0): number {
+  return Math.ceil(frames * (HEADER_WORDS * 4 + entities * 20 + extraBytesPerFrame + 4) / 8) * 8;
+}
+
+/**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
  * `entity` (and `bones`) for each relevant entity, debug draw through `recorder.draw`, then
  * `endFrame`. Nothing is allocated per frame in steady state, and bad input never throws: it is

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EntityFlags, PRIM_AABB, PRIM_ARROW, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT } from '../../format/layout';
 import { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from '../../read/buffers';
 import { Channel } from '../ChannelRegistry';
-import { Recorder, type RecorderOptions } from '../Recorder';
+import { Recorder, arenaBytesFor, type RecorderOptions } from '../Recorder';
 
 function quiet(o: Partial<RecorderOptions> = {}): Recorder {
   const warnings: string[] = [];
@@ -446,7 +446,8 @@ describe('Recorder: memory', () => {
   });
 
   it('a 900-frame ring of 1,000 entities stays under 19 MB at ≤ 21 bytes per entity per frame', () => {
-    const r = quiet({ arenaBytes: 19 * 1000 * 1000 });
+    expect(arenaBytesFor(1000, 900)).toBeLessThan(19 * 1000 * 1000);
+    const r = quiet({ arenaBytes: arenaBytesFor(1000, 900) });
     for (let f = 0; f < 950; f++) {
       r.beginFrame(f, 1 / 30);
       for (let i = 0; i < 1000; i++) r.entity(i * 31 + 7, i, f, 0, 0, 0, 0, 1, i & 3);

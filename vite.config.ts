@@ -11,6 +11,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         main: resolve(__dirname, 'demo/index.html'),
+        viewer: resolve(__dirname, 'demo/viewer.html'),
       },
     },
   },

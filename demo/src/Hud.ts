@@ -1,23 +1,27 @@
 /**
- * The demo's HUD (plain DOM over the canvas): the controls line, live status, what recording costs,
- * and the game's own controls: crowd size (the scale control), debug-draw spam, and which channels
- * the preview shows.
+ * The demo's HUD (plain DOM over the canvas, bottom left): the controls line, live status, what
+ * recording costs, the game's own controls (crowd size: the scale control; debug-draw spam), and
+ * the replay file row (a note for the file, save, load, a link to the standalone viewer). The
+ * channel toggles are the rewind panel's (top right); the overlay draws the channels itself.
  */
 import type { Game } from './game/Game';
 import { MAX_MOVERS } from './game/Crowd';
 import type { Rewind } from './rewind';
 
+/** What the HUD's replay buttons do. */
 export interface HudOptions {
-  /** Called when a channel checkbox changes. */
-  onChannels: (mask: number) => void;
+  /** "save replay": download the recording as a .rwd file. */
+  onSave: () => void;
+  /** "load replay": pick a .rwd file. */
+  onLoad: () => void;
 }
 
 export class Hud {
   public readonly root: HTMLDivElement;
   private readonly status: HTMLDivElement;
   private readonly stats: HTMLDivElement;
-  private readonly badge: HTMLDivElement;
   private readonly crowdValue: HTMLSpanElement;
+  private readonly noteInput: HTMLInputElement;
   private lastText = 0;
   private fps = 0;
   private framesSinceText = 0;
@@ -27,7 +31,8 @@ export class Hud {
     root.id = 'hud';
     root.innerHTML = `
       <div class="title">rewindable <span>demo arena</span></div>
-      <div class="keys"><b>WASD</b> move · <b>Space</b> jump · <b>click</b>/<b>F</b> fire · <b>wheel</b>/<b>Q E</b> zoom · <b>P</b> freeze</div>
+      <div class="keys"><b>WASD</b> move · <b>Space</b> jump · <b>click</b>/<b>F</b> fire · <b>wheel</b>/<b>Q E</b> zoom ·
+        <b>P</b> pause &amp; rewind · <b>H</b> help</div>
       <div class="status" data-id="status"></div>
       <div class="stats" data-id="stats"></div>
       <div class="controls">
@@ -35,17 +40,20 @@ export class Hud {
           <input data-id="crowd" type="range" min="0" max="${MAX_MOVERS}" step="50" value="${game.crowdTarget}">
           <span data-id="crowdValue">${game.crowdTarget}</span></label>
         <label title="Draw far more than the AI channel's budget"><input data-id="spam" type="checkbox"> spam debug draw</label>
-        <div class="channels" data-id="channels"></div>
+      </div>
+      <div class="controls files">
+        <input data-id="note" type="text" maxlength="2000" placeholder="note for the replay file (what went wrong?)">
+        <button data-id="save" title="Download the recording as a .rwd replay file">save replay</button>
+        <button data-id="load" title="Open a .rwd replay file (or drop one on the page)">load replay</button>
+        <a data-id="viewer-link" href="./viewer.html" target="_blank" rel="noopener" title="The standalone replay viewer">viewer ↗</a>
       </div>`;
-    const badge = document.createElement('div');
-    badge.id = 'budget-badge';
-    document.body.append(root, badge);
+    document.body.append(root);
     this.root = root;
-    this.badge = badge;
     const q = <T extends HTMLElement>(id: string): T => root.querySelector(`[data-id="${id}"]`) as T;
     this.status = q('status');
     this.stats = q('stats');
     this.crowdValue = q('crowdValue');
+    this.noteInput = q('note');
     const crowd = q<HTMLInputElement>('crowd');
     crowd.addEventListener('input', () => {
       game.crowdTarget = Number(crowd.value);
@@ -55,23 +63,13 @@ export class Hud {
     spam.addEventListener('change', () => {
       game.spam = spam.checked;
     });
-    // One checkbox per registered channel, in the channel's colour.
-    const box = q('channels');
-    let mask = 0xffffffff;
-    for (const ch of rw.recorder.channels.list()) {
-      const label = document.createElement('label');
-      label.style.color = `#${ch.color.toString(16).padStart(6, '0')}`;
-      const input = document.createElement('input');
-      input.type = 'checkbox';
-      input.checked = true;
-      input.dataset.channel = String(ch.index);
-      input.addEventListener('change', () => {
-        mask = input.checked ? (mask | (1 << ch.index)) >>> 0 : (mask & ~(1 << ch.index)) >>> 0;
-        options.onChannels(mask);
-      });
-      label.append(input, ` ${ch.name}`);
-      box.append(label);
-    }
+    q<HTMLButtonElement>('save').addEventListener('click', () => options.onSave());
+    q<HTMLButtonElement>('load').addEventListener('click', () => options.onLoad());
+  }
+
+  /** The note the user typed for the next saved replay. */
+  public get note(): string {
+    return this.noteInput.value.trim();
   }
 
   /** Keeps the crowd slider in step with a value set elsewhere (the debug hook). */
@@ -98,7 +96,7 @@ export class Hud {
     const entities = 1 + g.agents.length + g.bodies.length + g.projectiles.length + g.pickups.length + g.crowd.count;
     const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
     this.status.textContent = g.paused
-      ? 'PAUSED (frozen): the renderer keeps running; P to continue'
+      ? 'PAUSED: rewinding. Space play/pause · ← → step · [ ] speed · C camera · B bookmark · Esc resume'
       : g.autopilotOn
         ? 'AUTOPILOT: the demo plays itself; press WASD, Space or click to take over'
         : `hp ${Math.ceil(g.player.hp)}${g.energyTimer > 0 ? ' · rapid fire' : ''}`;
@@ -107,14 +105,5 @@ export class Hud {
       `<b>${this.fps.toFixed(0)}</b> fps · <b>${entities}</b> entities · recorder <b>${c.avgMs.toFixed(2)} ms</b>/frame ` +
       `(debug draw ${c.drawMs.toFixed(2)}) · ring <b>${mb(r.ring.bytesUsed)}</b>/${mb(r.options.arenaBytes)} MB = ` +
       `${held} frames (${seconds.toFixed(1)} s)`;
-    const over = held > 0 ? reader.overBudgetOf(reader.newestFrame) : 0;
-    if (over !== 0) {
-      const names: string[] = [];
-      for (const ch of r.channels.list()) if ((over & (1 << ch.index)) !== 0) names.push(ch.name);
-      this.badge.textContent = `over budget: ${names.join(', ')} (primitives dropped this frame)`;
-      this.badge.style.display = 'block';
-    } else {
-      this.badge.style.display = 'none';
-    }
   }
 }

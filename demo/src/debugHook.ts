@@ -1,16 +1,26 @@
 /**
  * `window.__demo`: a small, stable hook for end-to-end tests (and curious users in the console).
+ * The contract is /work/notes/demo-hook-contract.md; the viewer's `window.__viewer` is in
+ * viewerHook.ts.
  *
  * @example
  * const id = __demo.ids('agent')[0];
- * __demo.transform(id); // { x, y, rotation, visible, tint } of what is on screen, or null
+ * __demo.overlay.pause();
+ * __demo.overlay.playback.time.seek(__demo.stats().newestFrame - 120);
+ * __demo.transform(id);                               // what is on screen for it
+ * __demo.recordedAt(id, __demo.stats().newestFrame - 120); // what was recorded
  */
 import type { Application } from 'pixi.js';
+import { canvasChecksum } from './canvasChecksum';
 import type { Game } from './game/Game';
 import type { Kind } from './game/types';
 import { KINDS } from './game/types';
 import type { Hud } from './Hud';
-import type { OverlayHooks, Rewind } from './rewind';
+import type { ReplayFiles } from './ReplayFiles';
+import {
+  listLifetimes, recordedTransform, shownObjectOf, type DemoOverlay, type Lifetime, type OverlayHooks, type RecordedTransform,
+  type Rewind, type RewindOverlay,
+} from './rewind';
 import type { GameView } from './view/GameView';
 
 /** The displayed transform of an entity. */
@@ -30,19 +40,40 @@ export interface DemoHook {
   readonly view: GameView;
   readonly hooks: OverlayHooks;
   readonly kinds: readonly Kind[];
-  /** What is on screen for entity `id` (its display object), or null when it has none. */
+  /** The rewind overlay wired to the game (pause/seek/step/... through `overlay.playback.time`). */
+  readonly overlay: RewindOverlay;
+  /**
+   * What is on screen for entity `id`, or null when nothing stands for it. While the overlay is
+   * paused: the display showing the id in the viewed frame (a live one it took over, or one
+   * re-created for a despawned entity); else the live display (hidden when absent from the viewed
+   * frame); null for an id of a loaded replay drawn as a debug shape. Live: its display object.
+   * While paused, the overlay first presents the current playback position (`overlay.update(0)`).
+   */
   transform(id: number): DisplayedTransform | null;
   /** Ids of live entities of a kind (from the game's state). */
   ids(kind: Kind): number[];
   /** Ids that have a display object now, per kind (from the view). */
   displayedIds(kind: Kind): number[];
-  /** Freezes or continues the simulation (the renderer keeps running). */
+  /** Pauses (the overlay shows the newest frame) or resumes the game: `overlay.pause()` / `overlay.resume()`. */
   setPaused(paused: boolean): void;
   /** Sets the crowd size (0..5000), applied during the next step. */
   setCrowd(n: number): void;
   setSpam(on: boolean): void;
   /** Recorder cost and ring use. */
   stats(): { recordMs: number; drawMs: number; ringBytes: number; arenaBytes: number; frames: number; newestFrame: number; steps: number };
+  /**
+   * The recorded transform of the entity with numeric id `id` at frame `frame` (the life of `id`
+   * present in that frame) from the reader the overlay shows (live recorder or loaded replay).
+   */
+  recordedAt(id: number, frame: number): RecordedTransform | null;
+  /** Every unique id held in the overlay's current reader. */
+  lifetimes(): Lifetime[];
+  /** The live recording (or the shown replay) as .rwd bytes. */
+  saveReplayBytes(): Uint8Array;
+  /** Loads .rwd bytes and shows them in the overlay (pauses the game). Throws the ReplayError on a bad file. */
+  loadReplayBytes(bytes: Uint8Array): void;
+  /** Hash of the canvas RGBA after bringing the overlay up to date and rendering (to detect a change). */
+  canvasChecksum(): number;
 }
 
 declare global {
@@ -51,19 +82,35 @@ declare global {
   }
 }
 
-export function installDebugHook(app: Application, game: Game, rewind: Rewind, view: GameView, hooks: OverlayHooks, hud: Hud): DemoHook {
+/** Where a display object is drawn, as the hook reports it. */
+export function displayedTransform(d: { x: number; y: number; rotation: number; visible: boolean; tint: number; parent: unknown }): DisplayedTransform {
+  return { x: d.x, y: d.y, rotation: d.rotation, visible: d.visible && d.parent !== null, tint: d.tint };
+}
+
+/**
+ * Sets `window.__demo` (once the demo is wired).
+ *
+ * @example
+ * installDebugHook(app, game, rewind, view, attachOverlay(...), files, hud);
+ */
+export function installDebugHook(
+  app: Application, game: Game, rewind: Rewind, view: GameView, attached: DemoOverlay, files: ReplayFiles, hud: Hud,
+): DemoHook {
+  const { overlay, hooks } = attached;
   const hook: DemoHook = {
-    app, game, rewind, recorder: rewind.recorder, view, hooks, kinds: KINDS,
+    app, game, rewind, recorder: rewind.recorder, view, hooks, kinds: KINDS, overlay,
     transform(id) {
+      // Present the playback position now (a seek shows on the next tick otherwise).
+      if (overlay.isPaused) overlay.update(0);
+      const shown = shownObjectOf(overlay, id);
+      if (shown !== null) return displayedTransform(shown);
+      if (overlay.source === 'replay') return null;
       const d = view.displayOf(id);
-      if (d === null) return null;
-      return { x: d.x, y: d.y, rotation: d.rotation, visible: d.visible && d.parent !== null, tint: d.tint };
+      return d === null ? null : displayedTransform(d);
     },
     ids: (kind) => game.idsOf(kind),
     displayedIds: (kind) => view.idsOf(kind),
-    setPaused(paused) {
-      game.paused = paused;
-    },
+    setPaused: (paused) => hooks.setPaused(paused),
     setCrowd(n) {
       game.crowdTarget = Math.max(0, Math.min(5000, Math.floor(n)));
       hud.setCrowd(game.crowdTarget);
@@ -79,6 +126,16 @@ export function installDebugHook(app: Application, game: Game, rewind: Rewind, v
         recordMs: rewind.cost.avgMs, drawMs: rewind.cost.drawMs, ringBytes: r.ring.bytesUsed, arenaBytes: r.options.arenaBytes,
         frames: r.reader.frameCount, newestFrame: r.reader.frameCount > 0 ? r.reader.newestFrame : -1, steps: game.steps,
       };
+    },
+    recordedAt: (id, frame) => recordedTransform(overlay.reader, id, frame),
+    lifetimes: () => listLifetimes(overlay.playback),
+    saveReplayBytes: () => files.saveBytes(),
+    loadReplayBytes(bytes) {
+      files.loadBytes(bytes, 'replay (debug hook)');
+    },
+    canvasChecksum() {
+      overlay.update(0);
+      return canvasChecksum(app);
     },
   };
   window.__demo = hook;

@@ -1,13 +1,15 @@
 /**
  * The demo's entry: a small top-down pixi.js game (demo/src/game, demo/src/view) recorded every
- * frame by rewindable (all of it in demo/src/rewind.ts).
+ * frame and debugged with the rewind overlay (all of rewindable is in demo/src/rewind.ts), plus
+ * replay files (save, load, drag and drop) shown in the same overlay.
  */
 import { Application } from 'pixi.js';
+import { Banner } from './Banner';
 import { installDebugHook } from './debugHook';
 import { Game } from './game/Game';
 import { Hud } from './Hud';
-import { attachOverlay, createRewind, recordFrame } from './rewind';
-import { DebugPreview } from './view/DebugPreview';
+import { ReplayFiles } from './ReplayFiles';
+import { DEMO_BUILD_ID, attachOverlay, createRewind, recordFrame } from './rewind';
 import { GameView } from './view/GameView';
 import { Input } from './view/Input';
 
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
     antialias: false,
     autoDensity: true,
     resolution: Math.min(2, window.devicePixelRatio || 1),
+    preference: 'webgl',
   });
   (document.getElementById('app') as HTMLElement).appendChild(app.canvas);
 
@@ -29,29 +32,40 @@ async function main(): Promise<void> {
   const view = new GameView(app, game);
   app.stage.addChild(view.world);
   const rewind = createRewind(game);
-  const preview = new DebugPreview(rewind);
-  view.debugLayer.addChild(preview.container);
   const input = new Input(app.canvas, game);
-  const hud = new Hud(game, rewind, { onChannels: (mask) => (preview.mask = mask) });
-  const hooks = attachOverlay(app, view.world, game, rewind, view);
-  installDebugHook(app, game, rewind, view, hooks, hud);
+  const banner = new Banner();
 
-  window.addEventListener('keydown', (e) => {
-    if (e.code === 'KeyP' && !e.repeat && !(e.target instanceof HTMLInputElement)) game.paused = !game.paused;
+  // The replay buttons of the HUD and of the panel; `files` exists before any click.
+  const save = (): void => files.save();
+  const load = (): void => files.pick();
+  const hud = new Hud(game, rewind, { onSave: save, onLoad: load });
+  const attached = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
+  const { overlay } = attached;
+  const files = new ReplayFiles({
+    overlay,
+    banner,
+    live: rewind.recorder,
+    expectedBuildId: DEMO_BUILD_ID,
+    note: () => hud.note,
+    fields: () => ({ page: 'demo', crowd: String(game.crowdTarget), steps: String(game.steps) }),
+    canReturnToLive: true,
+    onShown: null,
   });
+  files.installDrop(window);
+  installDebugHook(app, game, rewind, view, attached, files, hud);
 
   app.ticker.add((ticker) => {
     const realDt = ticker.deltaMS / 1000;
     const dt = Math.min(realDt, MAX_STEP);
-    // The one pause check. A paused game is not stepped, recorded or synced to its displays: its
-    // state stays exactly as it was, while pixi keeps rendering (the overlay draws the replay).
-    if (!game.paused) {
+    // The one pause check (the overlay's pause contract). A paused game is not stepped, recorded
+    // or synced to its displays: its state stays exactly as it was, while pixi keeps rendering and
+    // the overlay shows the replay with the game's own display objects.
+    if (!overlay.isPaused) {
       input.apply(view.world, dt);
       game.update(dt);
       recordFrame(rewind, game, dt);
       view.sync(game);
       view.applyCamera(game);
-      preview.update();
       game.flushNotes();
     }
     hud.update(realDt);
@@ -60,5 +74,8 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   console.error(err);
-  document.body.insertAdjacentHTML('beforeend', `<pre style="color:#f66;padding:16px">${String(err)}</pre>`);
+  const pre = document.createElement('pre');
+  pre.style.cssText = 'color:#f66;padding:16px';
+  pre.textContent = String(err);
+  document.body.append(pre);
 });

@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EntityBuffer, FrameHeader, PRIM_TEXT, PrimitiveBuffer, quatToAngleZ } from '../../../src/core/index';
 import { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
 import { Channel, createRewind, ExplosionSample, explosionsAt, recordFrame, type Rewind } from '../rewind';
+
+// rewind.ts also attaches the pixi overlay and panel; pixi.js cannot load in Node, and these tests
+// only record. The overlay is tested in the browser (src/pixi, src/ui, tests/e2e).
+vi.mock('../../../src/pixi/index', () => ({}));
+vi.mock('../../../src/ui/index', () => ({}));
 
 const DT = 1 / 60;
 

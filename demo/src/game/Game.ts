@@ -23,6 +23,8 @@ import {
   type PickupType, type Projectile, type SpawnNote,
 } from './types';
 
+/** Recorded label of a crowd mover per colour variant. */
+const MOVER_LABELS = ['mover 0', 'mover 1', 'mover 2', 'mover 3'];
 const SQUADS = 4;
 const SQUAD_SIZE = 3;
 const MAX_PICKUPS = 14;
@@ -531,7 +533,8 @@ export class Game {
     while (c.count < target) {
       const id = this.nextId();
       c.add(id);
-      this.spawns.push({ id, kind: 'mover', label: 'mover' });
+      // The label names the colour variant, so a re-created mover looks like the one that left.
+      this.spawns.push({ id, kind: 'mover', label: MOVER_LABELS[c.variant[c.count - 1]] ?? 'mover' });
     }
     while (c.count > target) this.despawns.push(c.removeLast());
   }

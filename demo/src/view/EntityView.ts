@@ -16,8 +16,7 @@ export const DAMAGE_TINT = 0xff4a4a;
 /** Tint of a highlighted entity (display flag HIGHLIGHTED): the autopilot's target. Same as the overlay's. */
 export const HIGHLIGHT_TINT = 0xffee55;
 
-export const PLAYER_COLOR = 0x35d0ff;
-export const SQUAD_COLORS = [0xff8c42, 0xff5d8f, 0xf2c14e, 0xb48cff];
+export { PLAYER_COLOR, SQUAD_COLORS } from './kindLook';
 
 const joints = new Float32Array(BONE_COUNT * 3);
 
@@ -30,6 +29,9 @@ export class EntityView extends Container {
   public color = 0xffffff;
   /** Radius the art was drawn for. */
   public size = 0;
+  /** Whether the art shows a pose from bones (false: the plain body of `drawUnposed`, or nothing yet). */
+  private posed = true;
+  private unposedColor = -1;
 
   public constructor(kind: Kind) {
     super({ label: kind });
@@ -45,6 +47,7 @@ export class EntityView extends Container {
   public configure(radius: number, color: number, variant: string): void {
     this.color = color;
     this.size = radius;
+    this.posed = true;
     const g = this.art;
     const s = this.shadow;
     g.clear();
@@ -111,7 +114,11 @@ export class EntityView extends Container {
    * first, then torso, arms and head, with the head's visor showing the facing.
    */
   public poseFromBones(rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
-    if (count < BONE_COUNT) return;
+    if (start < 0 || count < BONE_COUNT) {
+      this.drawUnposed();
+      return;
+    }
+    this.posed = true;
     forwardKinematics(RIG_PARENTS, BONE_COUNT, rot, off, start, 0, 0, 0, 0, 0, 0, 1, joints);
     const g = this.art;
     const c = this.color;
@@ -142,6 +149,20 @@ export class EntityView extends Container {
     const hx = joints[3 * 3], hy = joints[3 * 3 + 1];
     g.circle(hx, hy, 6.8).fill(0xf3d2b5).stroke({ width: 1.5, color: 0x1a1d24 });
     g.roundRect(hx + 1.5, hy - 4, 4, 8, 2).fill(0x1a1d24);
+  }
+
+  /**
+   * A skeletal kind shown without bones (a replay from a game whose rig differs, or a frame that
+   * recorded none): a plain body with a visor on the facing side, so it is never invisible.
+   */
+  private drawUnposed(): void {
+    if (!this.posed && this.unposedColor === this.color) return;
+    this.posed = false;
+    this.unposedColor = this.color;
+    const g = this.art;
+    g.clear();
+    g.circle(0, 0, 9).fill(this.color).stroke({ width: 1.5, color: 0x1a1d24 });
+    g.roundRect(3, -4, 4, 8, 2).fill(0x1a1d24);
   }
 }
 

@@ -1,39 +1,25 @@
 /**
  * Everything the player sees of the game, in pixi: the world container (its transform is the game
- * camera), the floor and walls, one display object per entity, and the explosion effects. `sync`
+ * camera), the floor and walls, one display object per entity (made by `DisplayFactory`), and the
+ * explosion effects. `sync`
  * copies the simulation into the displays after each simulated step; while the game is paused it is
  * not called, and the displays keep whatever transform they were given.
  */
-import { Container, Graphics, Sprite, type Application, type Texture } from 'pixi.js';
+import { Container, Graphics, type Application } from 'pixi.js';
 import { TILE } from '../game/Arena';
 import type { Game } from '../game/Game';
 import type { Actor, Agent, Entity, Kind, Pickup, Projectile } from '../game/types';
 import { KINDS } from '../game/types';
+import { BALL_COLORS, DisplayFactory, MoverSprite, type EntityDisplay } from './DisplayFactory';
 import { DAMAGE_TINT, EntityView, HIGHLIGHT_TINT, PLAYER_COLOR, SQUAD_COLORS } from './EntityView';
 import { drawExplosion } from './explosionFx';
+import { ReplayEffects } from './ReplayEffects';
 
-/** A crowd mover's sprite, tagged with its kind like every entity display. */
-export class MoverSprite extends Sprite {
-  public readonly kind: Kind = 'mover';
-}
-
-/** Any entity display. */
-export type EntityDisplay = EntityView | MoverSprite;
+export { MoverSprite, type EntityDisplay };
 
 /** Display tint for recorded display flags (DAMAGED = 1, HIGHLIGHTED = 2). */
 export function tintFor(flags: number): number {
   return (flags & 1) !== 0 ? DAMAGE_TINT : (flags & 2) !== 0 ? HIGHLIGHT_TINT : 0xffffff;
-}
-
-const BALL_COLORS = [0xe84a5f, 0x2ec4b6, 0xffbe0b, 0x8338ec, 0x3a86ff];
-const MOVER_COLORS = [0x5d6b80, 0x75668a, 0x5f8270, 0x86755f];
-
-/** Structural view of the explosion sample (from `rewind.ts`). */
-interface ExplosionList {
-  count: number;
-  ids: Int32Array;
-  data: Float32Array;
-  ages: Float32Array;
 }
 
 export class GameView {
@@ -45,25 +31,26 @@ export class GameView {
   public readonly layers = new Map<Kind, Container>();
   /** Explosion effects, redrawn every frame from their ages. */
   public readonly fx = new Graphics({ label: 'fx' });
-  /** Debug overlays go here (above the game, inside the camera transform). */
+  /** Debug overlays of the game's own go here (above the game, inside the camera transform). */
   public readonly debugLayer = new Container({ label: 'debug' });
+  /** Recorded explosions, drawn while the overlay shows a recording (it adds `layer` to its own world layer). */
+  public readonly replayFx = new ReplayEffects();
 
+  /** Makes and pools the entity displays (shared with the overlay's re-created entities). */
+  public readonly factory: DisplayFactory;
   private readonly displays = new Map<number, EntityDisplay>();
-  private readonly pools = new Map<Kind, EntityDisplay[]>();
   private readonly movers: MoverSprite[] = [];
-  private readonly moverTextures: Texture[] = [];
 
   public constructor(private readonly app: Application, game: Game) {
+    this.factory = new DisplayFactory(app.renderer);
     this.drawFloor(game);
     this.world.addChild(this.floor);
     for (const k of KINDS) {
       const layer = new Container({ label: k });
       this.layers.set(k, layer);
       this.world.addChild(layer);
-      this.pools.set(k, []);
     }
     this.world.addChild(this.fx, this.debugLayer);
-    for (const c of MOVER_COLORS) this.moverTextures.push(this.makeMoverTexture(c));
   }
 
   /** The live display of entity `id`, or null. */
@@ -79,48 +66,25 @@ export class GameView {
   }
 
   /**
-   * A display of `kind` from the pool (or new), added to its layer and visible. `label` (the one the
-   * recorder was given: 'bolt'/'bullet', 'health'/'energy', 'agent C2', ...) picks the variant, so a
-   * re-created entity looks like the one that despawned.
+   * A display of `kind` from the pool (or new), added to its layer and visible. `label` and `id`
+   * (as the recorder was given them: 'bolt'/'bullet', 'health'/'energy', 'agent C2', ...) pick the
+   * variant and colour, so a re-created entity looks like the one that despawned.
    */
-  public acquire(kind: string, label = ''): EntityDisplay | null {
-    if (!(KINDS as readonly string[]).includes(kind)) return null;
-    const k = kind as Kind;
-    const pool = this.pools.get(k) as EntityDisplay[];
-    let d = pool.pop();
-    if (d === undefined) {
-      if (k === 'mover') {
-        d = new MoverSprite(this.moverTextures[0]);
-        d.anchor.set(0.5);
-      } else {
-        d = new EntityView(k);
-      }
-    }
-    if (d instanceof EntityView) {
-      const squad = /^agent ([A-D])/.exec(label);
-      const color = squad !== null ? SQUAD_COLORS[squad[1].charCodeAt(0) - 65] : defaultColor(k);
-      const variant = label === 'bullet' || label === 'energy' ? label : k === 'pickup' ? 'health' : 'bolt';
-      d.configure(defaultRadius(k), color, variant);
-    }
-    d.visible = true;
-    d.tint = 0xffffff;
-    (this.layers.get(k) as Container).addChild(d);
+  public acquire(kind: string, label = '', id = 0): EntityDisplay | null {
+    const d = this.factory.acquire(kind, label, id);
+    if (d === null) return null;
+    (this.layers.get(d.kind) as Container).addChild(d);
     return d;
   }
 
   /** Returns a display to its pool (removed from the scene). */
   public release(display: Container): void {
-    const d = display as EntityDisplay;
-    display.removeFromParent();
-    const pool = this.pools.get(d.kind);
-    if (pool !== undefined) pool.push(d);
+    this.factory.release(display);
   }
 
   /** Height and pose of a display from a (recorded) sample; see `EntityView`. */
   public applyPose(display: Container, z: number, rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
-    if (!(display instanceof EntityView)) return;
-    display.applyHeight(z);
-    if (display.kind === 'player' || display.kind === 'agent') display.poseFromBones(rot, off, start, count);
+    this.factory.applyPose(display, z, rot, off, start, count);
   }
 
   /** Copies the simulation into the displays (call after each simulated step). */
@@ -156,14 +120,6 @@ export class GameView {
     for (const ex of game.explosions) drawExplosion(this.fx, ex.x, ex.y, ex.size, ex.id, ex.age);
   }
 
-  /** Draws explosions from a sample of a recorded position (replay). */
-  public drawExplosionSample(s: ExplosionList): void {
-    this.fx.clear();
-    for (let i = 0; i < s.count; i++) {
-      drawExplosion(this.fx, s.data[i * 3], s.data[i * 3 + 1], s.data[i * 3 + 2], s.ids[i], s.ages[i]);
-    }
-  }
-
   /** Applies the game camera to the world container. */
   public applyCamera(game: Game): void {
     const c = game.camera;
@@ -182,7 +138,7 @@ export class GameView {
     while (this.movers.length < c.count) {
       const i = this.movers.length;
       const s = this.acquire('mover') as MoverSprite;
-      s.texture = this.moverTextures[c.variant[i] % this.moverTextures.length];
+      s.texture = this.factory.moverTexture(c.variant[i]);
       this.movers.push(s);
       this.displays.set(c.ids[i], s);
     }
@@ -221,15 +177,6 @@ export class GameView {
     }
   }
 
-  private makeMoverTexture(color: number): Texture {
-    const g = new Graphics();
-    g.circle(0, 0, 5).fill(color).stroke({ width: 1, color: 0x11141a });
-    g.poly([2.5, -2.5, 7, 0, 2.5, 2.5]).fill(0xb8c0cc);
-    const t = this.app.renderer.generateTexture({ target: g, resolution: 2 });
-    g.destroy();
-    return t;
-  }
-
   private drawFloor(game: Game): void {
     const a = game.arena;
     const g = this.floor;
@@ -249,12 +196,4 @@ export class GameView {
       g.rect(x + 4, y + 4, w - 8, h - 8).fill(0x434c63);
     }
   }
-}
-
-function defaultRadius(k: Kind): number {
-  return k === 'ball' ? 11 : k === 'crate' ? 13 : k === 'projectile' ? 3 : k === 'pickup' ? 7 : k === 'mover' ? 5 : 11;
-}
-
-function defaultColor(k: Kind): number {
-  return k === 'player' ? PLAYER_COLOR : k === 'agent' ? SQUAD_COLORS[0] : k === 'ball' ? BALL_COLORS[0] : 0xffffff;
 }

@@ -1,0 +1,93 @@
+/**
+ * The standalone replay viewer (viewer.html): opens a `.rwd` file with no game running, from the
+ * file picker, by drag and drop, or from `?file=URL`, and shows it with every playback feature of
+ * the overlay (channels, camera, timeline, bookmarks, bones, keyboard, panel). Entities are drawn
+ * through a kind → factory registry: the demo's own displays for its kinds, a debug shape for any
+ * other kind. The rewindable calls are in rewind.ts (`attachViewer`, step 8).
+ */
+import { Application, Container } from 'pixi.js';
+import { Banner } from './Banner';
+import { KINDS } from './game/types';
+import { ReplayFiles } from './ReplayFiles';
+import { DEMO_BUILD_ID, attachViewer, describeReplay, type LoadedReplay } from './rewind';
+import { installViewerHook } from './viewerHook';
+import { debugShape } from './view/debugShape';
+import { DisplayFactory } from './view/DisplayFactory';
+import { KindRegistry } from './view/KindRegistry';
+import { ReplayEffects } from './view/ReplayEffects';
+
+async function main(): Promise<void> {
+  const app = new Application();
+  await app.init({
+    resizeTo: window,
+    background: 0x1a1e26,
+    antialias: false,
+    autoDensity: true,
+    resolution: Math.min(2, window.devicePixelRatio || 1),
+    preference: 'webgl',
+  });
+  (document.getElementById('app') as HTMLElement).appendChild(app.canvas);
+
+  // No game: an empty world container whose transform the overlay sets from the recorded camera.
+  const world = new Container({ label: 'viewer-world' });
+  app.stage.addChild(world);
+
+  // Kind → factory: the demo's displays for its kinds, a debug shape (ring + heading) for the rest.
+  const displays = new DisplayFactory(app.renderer);
+  const registry = new KindRegistry<Container>()
+    .registerAll(KINDS, (kind, id, label) => displays.acquire(kind, label ?? '', id))
+    .fallback((kind) => debugShape(kind));
+  const effects = new ReplayEffects();
+  const banner = new Banner();
+
+  const { overlay } = attachViewer(app, world, {
+    create: (kind, id, label) => registry.create(kind, id, label),
+    release: (display, kind) => {
+      if (registry.has(kind)) displays.release(display);
+      else display.destroy({ children: true });
+    },
+    applyPose: (display, z, rot, off, start, count) => displays.applyPose(display, z, rot, off, start, count),
+  }, effects, {
+    // Nothing to go back to: if the overlay ever leaves the replay, show the file again.
+    onResume: () => queueMicrotask(() => files.reshow()),
+  });
+
+  const info = document.querySelector('[data-id="info"]') as HTMLElement;
+  const empty = document.querySelector('[data-id="empty"]') as HTMLElement;
+  const files = new ReplayFiles({
+    overlay,
+    banner,
+    live: null,
+    expectedBuildId: DEMO_BUILD_ID,
+    note: () => '',
+    fields: () => ({}),
+    canReturnToLive: false,
+    onShown: (replay, name) => {
+      empty.style.display = 'none';
+      info.textContent = describeFile(replay, name, registry);
+    },
+  });
+  files.installDrop(window);
+  (document.querySelector('[data-id="open"]') as HTMLButtonElement).addEventListener('click', () => files.pick());
+  installViewerHook(app, overlay, files);
+
+  const url = new URLSearchParams(window.location.search).get('file');
+  if (url !== null && url.length > 0) await files.openUrl(url);
+}
+
+/** The viewer's info block: the file, what it holds, where it was recorded, kinds shown as debug shapes. */
+function describeFile(replay: LoadedReplay, name: string, registry: KindRegistry<Container>): string {
+  const lines = [`${name}: ${describeReplay(replay)}`];
+  if (replay.info.platform.length > 0) lines.push(`recorded on ${replay.info.platform}`);
+  const unknown = replay.entities.kinds.filter((k) => !registry.has(k));
+  if (unknown.length > 0) lines.push(`drawn as debug shapes (no factory): ${unknown.join(', ')}`);
+  return lines.join('\n');
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  const pre = document.createElement('pre');
+  pre.style.cssText = 'color:#f66;padding:16px';
+  pre.textContent = String(err);
+  document.body.append(pre);
+});

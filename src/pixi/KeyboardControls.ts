@@ -85,6 +85,7 @@ function normBinding(b: string): string {
  */
 export class KeyboardControls {
   private readonly map: Map<string, OverlayCommand>;
+  private readonly liveBindings: Partial<KeyBindings>;
   private readonly liveMap: Map<string, OverlayCommand>;
   private readonly live: ReadonlySet<OverlayCommand>;
   private readonly listener: (e: Event) => void;
@@ -105,6 +106,7 @@ export class KeyboardControls {
     private readonly run: (command: OverlayCommand) => void,
   ) {
     this.map = keyMap(bindings);
+    this.liveBindings = liveBindings ?? {};
     this.liveMap = liveBindings === null ? this.map : keyMap({ ...bindings, ...liveBindings });
     this.live = new Set(liveCommands);
     this.listener = (e: Event) => this.onKey(e as KeyboardEvent);
@@ -122,13 +124,20 @@ export class KeyboardControls {
     return map.get(k);
   }
 
-  /** Lines "keys — description" for every bound command (the help overlay). */
+  /**
+   * Lines "keys — description" for every bound command (the help overlay), plus a line for each
+   * command whose keys differ while the game runs (e.g. P instead of Space to pause).
+   */
   public describe(): string[] {
     const lines: string[] = [];
+    const line = (keys: readonly string[], text: string) =>
+      lines.push(`${keys.slice(0, 2).map(prettyKey).join('  ').padEnd(18)} ${text}`);
     for (const command of Object.keys(this.bindings) as OverlayCommand[]) {
       const keys = this.bindings[command];
-      if (keys.length === 0) continue;
-      lines.push(`${keys.slice(0, 2).map(prettyKey).join('  ').padEnd(18)} ${COMMAND_DESCRIPTIONS[command]}`);
+      const liveKeys = this.liveBindings[command];
+      const differs = liveKeys !== undefined && liveKeys.join() !== keys.join();
+      if (differs && this.live.has(command) && liveKeys.length > 0) line(liveKeys, `${COMMAND_DESCRIPTIONS[command]} (while the game runs)`);
+      if (keys.length > 0) line(keys, differs ? `${COMMAND_DESCRIPTIONS[command]} (in the replay)` : COMMAND_DESCRIPTIONS[command]);
     }
     return lines;
   }

@@ -188,7 +188,8 @@ export class RewindOverlay {
   /** Selected entity readout. */
   public readonly info: TextPanel;
 
-  private readonly keyboard: KeyboardControls | null;
+  /** The keyboard handler (null when `keyboard` is off). */
+  public readonly keyboard: KeyboardControls | null;
   private readonly helpText: string;
   private readonly recreatedLayer = new Container();
   private readonly ghosts = new Graphics();

@@ -1,76 +1,178 @@
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { inject, onTestFailed } from 'vitest';
+import { afterEach, beforeEach, expect, inject } from 'vitest';
+import type { E2EWindow } from './hooks';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Screenshots of failed tests land here (git-ignored). */
+/** Screenshots of failed tests land here (git-ignored; emptied at the start of each run). */
 export const FAILURE_DIR = resolve(__dirname, 'failures');
 /** Screenshots used by the docs. */
 export const DOCS_IMAGES = resolve(__dirname, '../../docs/images');
 
-/** A browser page on the demo, with the console errors it printed. */
+/** The global a page sets once it is ready: the demo's `__demo`, the viewer's `__viewer`. */
+export type ReadyGlobal = '__demo' | '__viewer';
+
+/** A browser page on the demo (or the viewer), with the console and page errors it printed. */
 export interface DemoPage {
   browser: Browser;
   page: Page;
+  /** Short name used in failure screenshots ('demo', 'viewer'). */
+  label: string;
+  /** Every `pageerror` and `console.error` since the page opened, in order. */
   errors: string[];
   close(): Promise<void>;
 }
 
+const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  // A hidden or occluded headless page must keep its requestAnimationFrame (the game loop) running.
+  '--disable-background-timer-throttling',
+  '--disable-renderer-backgrounding',
+  '--disable-backgrounding-occluded-windows',
+];
+
+/** Launches headless Chromium (Debian's, at /usr/bin/chromium or $CHROMIUM_PATH). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
+}
+
 /**
- * Launches headless Chromium on a demo page (`path` relative to the served demo, e.g.
- * 'index.html?seed=1') and waits for `window.__demo` to exist. Call inside a test: a failing test
- * leaves a screenshot in tests/e2e/failures/ and says so in its error.
+ * Opens `path` (relative to the served demo, e.g. 'index.html' or 'viewer.html') in a new page of
+ * `browser`, collects its errors, waits for its ready global (`__demo` or `__viewer`) and installs
+ * the in-page test helpers (`window.__e2e`).
  */
-export async function openDemo(path = '', viewport = { width: 1280, height: 720 }): Promise<DemoPage> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+export async function openPage(
+  browser: Browser,
+  path: string,
+  ready: ReadyGlobal,
+  label = ready.slice(2),
+  viewport = { width: 1280, height: 720 },
+): Promise<DemoPage> {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
-  onTestFailed(async ({ task }) => {
+  const url = new URL(path, inject('baseUrl')).href;
+  await page.goto(url);
+  try {
+    await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, { timeout: 90_000 });
+  } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
-    const file = resolve(FAILURE_DIR, `${task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
-    try {
-      await page.screenshot({ path: file });
-      task.result?.errors?.push({ name: 'Screenshot', message: `e2e: screenshot of the failure written to ${file}` } as never);
-      console.error(`e2e: screenshot of the failure written to ${file}`);
-    } catch {
-      console.error('e2e: the page could not be captured after the failure');
+    const shot = resolve(FAILURE_DIR, `open-${label}.png`);
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    throw new Error(
+      `e2e: ${url} did not set window.${ready} within 90 s (errors so far: ${errors.length > 0 ? errors.join(' | ') : 'none'}; screenshot: ${shot}): ${String(err)}`,
+    );
+  }
+  await installHelpers(page, ready);
+  return { browser, page, label, errors, close: () => page.close() };
+}
+
+/**
+ * Launches a browser on a demo page (`path` relative to the served demo, e.g. 'index.html') and
+ * waits for its ready global. `close()` closes the whole browser.
+ */
+export async function openDemo(path = 'index.html', ready: ReadyGlobal = '__demo', viewport = { width: 1280, height: 720 }): Promise<DemoPage> {
+  const browser = await launchBrowser();
+  try {
+    const p = await openPage(browser, path, ready, ready.slice(2), viewport);
+    return { ...p, close: () => browser.close() };
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
+
+/**
+ * Per test: on failure, a screenshot of every page `pages()` returns is written to
+ * tests/e2e/failures/ and its path is added to the failure message; after each test, the test
+ * fails when a page printed a console error or threw since the previous test ended (or since it
+ * opened: errors while loading count against the first test), listing them. Call once at the top
+ * of a test file.
+ */
+export function watchPages(pages: () => ReadonlyArray<DemoPage | undefined>, testFile: string): void {
+  /** Errors of each page already reported. */
+  const seen = new Map<DemoPage, number>();
+  beforeEach((ctx) => {
+    ctx.onTestFailed(async () => {
+      mkdirSync(FAILURE_DIR, { recursive: true });
+      const stem = `${basename(testFile).replace(/\.test\.ts$/, '')}--${ctx.task.name}`.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
+      for (const p of pages()) {
+        if (p === undefined || p.page.isClosed()) continue;
+        const file = resolve(FAILURE_DIR, `${stem}--${p.label}.png`);
+        try {
+          await p.page.screenshot({ path: file });
+          console.error(`e2e: "${ctx.task.name}" failed; screenshot of the ${p.label} page written to ${file}`);
+          // Also in the failure report itself, under the assertion's message.
+          for (const e of ctx.task.result?.errors ?? []) e.message = `${e.message}\n[e2e] screenshot of the ${p.label} page: ${file}`;
+        } catch {
+          console.error(`e2e: "${ctx.task.name}" failed; the ${p.label} page could not be captured`);
+        }
+        if (p.errors.length > 0) console.error(`e2e: errors printed by the ${p.label} page:\n  ${p.errors.join('\n  ')}`);
+      }
+    });
+  });
+  afterEach(() => {
+    for (const p of pages()) {
+      if (p === undefined) continue;
+      const fresh = p.errors.slice(seen.get(p) ?? 0);
+      seen.set(p, p.errors.length);
+      expect(fresh, `the ${p.label} page printed console errors or threw during this test`).toEqual([]);
     }
   });
-  await page.goto(new URL(path, inject('baseUrl')).href);
-  await page.waitForFunction(() => window.__demo !== undefined, undefined, { timeout: 90_000 });
-  return {
-    browser,
-    page,
-    errors,
-    close: () => browser.close(),
-  };
 }
 
 /** Waits until the recorder holds at least `frames` frames. */
 export async function waitForFrames(page: Page, frames: number, timeout = 150_000): Promise<void> {
-  await page.waitForFunction((n) => (window.__demo?.stats().frames ?? 0) >= n, frames, { timeout, polling: 250 });
+  try {
+    await page.waitForFunction((n) => (window as unknown as E2EWindow).__demo.stats().frames >= n, frames, { timeout, polling: 250 });
+  } catch (err) {
+    const held = await page.evaluate(() => (window as unknown as E2EWindow).__demo.stats().frames).catch(() => NaN);
+    throw new Error(`e2e: expected the demo to record ≥ ${frames} frames within ${timeout / 1000} s, it holds ${held}: ${String(err)}`);
+  }
 }
 
-/** Saves a docs screenshot under docs/images/. */
-export async function docsShot(page: Page, name: string): Promise<void> {
+/** Waits for `n` ticks of the page's pixi ticker, each counted after pixi rendered it. */
+export async function ticks(page: Page, n: number): Promise<void> {
+  await page.evaluate((k) => (window as unknown as E2EWindow).__e2e.ticks(k), n);
+}
+
+/** Saves a docs screenshot under docs/images/ and returns its path. */
+export async function docsShot(page: Page, name: string): Promise<string> {
   mkdirSync(DOCS_IMAGES, { recursive: true });
-  await page.screenshot({ path: resolve(DOCS_IMAGES, name) });
+  const file = resolve(DOCS_IMAGES, name);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Defines `window.__e2e` (see `E2EHelpers`) on a page whose ready global is set. */
+async function installHelpers(page: Page, ready: ReadyGlobal): Promise<void> {
+  await page.evaluate((g) => {
+    const w = window as unknown as E2EWindow;
+    const ticker = () => (g === '__demo' ? (w.__demo.overlay?.app ?? w.__demo.app) : w.__viewer.overlay.app).ticker;
+    w.__e2e = {
+      ticks: (n) =>
+        new Promise<void>((done) => {
+          let left = n;
+          const t = ticker();
+          const fn = (): void => {
+            if (--left > 0) return;
+            t.remove(fn);
+            done();
+          };
+          // UTILITY (-50): after the game (0), the overlay (-24) and pixi's render (-25).
+          t.add(fn, undefined, -50);
+        }),
+    };
+  }, ready);
 }

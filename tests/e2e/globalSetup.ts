@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createServer, type ViteDevServer } from 'vite';
@@ -10,11 +11,17 @@ declare module 'vitest' {
 
 let server: ViteDevServer | undefined;
 
-/** Serves the demo (vite.config.ts) on a free localhost port for the end-to-end tests. */
+/**
+ * Serves the demo (vite.config.ts) on a free localhost port for the end-to-end tests, and empties
+ * tests/e2e/failures/ so that every screenshot in it belongs to this run.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  rmSync(resolve(__dirname, 'failures'), { recursive: true, force: true });
   server = await createServer({
     configFile: resolve(__dirname, '../../vite.config.ts'),
     server: { host: '127.0.0.1', port: 0, strictPort: false, open: false, hmr: false, watch: null },
+    // Pre-bundled up front: a dependency discovered mid-run would make vite reload the page.
+    optimizeDeps: { include: ['pixi.js', 'lil-gui', 'msgpackr'] },
     logLevel: 'error',
     clearScreen: false,
   });

@@ -137,6 +137,10 @@ describe('keyboard', () => {
     expect(split.overlay.isPaused).toBe(true);
     key(' ');
     expect(split.overlay.state).toBe('playing');
+    // The help lists both: P while the game runs, Space in the replay.
+    const help = split.overlay.keyboard?.describe().join('\n') ?? '';
+    expect(help).toMatch(/^P\s+.*\(while the game runs\)$/m);
+    expect(help).toMatch(/^Space\s+.*\(in the replay\)$/m);
     teardown(split.app, split.overlay);
     current = null;
     const off = await make(1, { keyboard: false });

@@ -937,7 +937,8 @@ export class RewindOverlay {
     }
     this.badge.root.position.set(12, 12);
     this.info.root.position.set(12, this.badge.root.visible ? 16 + this.badge.height : 12);
-    this.help.root.position.set(Math.max(12, (w - this.help.width) / 2), Math.max(12, (h - this.help.height) / 2));
+    // Near the top rather than centred: games keep their HUD along the bottom.
+    this.help.root.position.set(Math.max(12, (w - this.help.width) / 2), Math.max(12, Math.min((h - this.help.height) / 2, 40)));
   }
 
   private emit(): void {

@@ -131,9 +131,7 @@ export class RewindPanel {
 
     this.unsubscribe = overlay.onChange(() => this.refresh());
     this.timer = o.readoutIntervalMs > 0
-      ? setInterval(() => {
-        if (overlay.isPaused) this.refreshStatus();
-      }, o.readoutIntervalMs)
+      ? setInterval(() => this.refreshStatus(), o.readoutIntervalMs) // live too: the frames held grow
       : null;
     this.refresh();
   }

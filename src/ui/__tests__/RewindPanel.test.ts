@@ -37,6 +37,18 @@ async function make(options: ConstructorParameters<typeof RewindPanel>[1] = {}) 
 }
 
 describe('RewindPanel', () => {
+  it('keeps its status readout current while the game runs, not only when paused', async () => {
+    const { game, overlay, panel } = await make({ readoutIntervalMs: 10 });
+    const status = () => (input(panel, 'state') as HTMLInputElement).value;
+    run(game, overlay, 5);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(status()).toBe(`live · ${game.recorder.reader.frameCount} frames held`);
+    run(game, overlay, 7);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(status()).toBe(`live · ${game.recorder.reader.frameCount} frames held`);
+    expect(game.recorder.reader.frameCount).toBeGreaterThan(5);
+  });
+
   it('sends playback commands and shows the overlay state', async () => {
     const { game, overlay, panel } = await make();
     run(game, overlay, 30);

@@ -17,11 +17,21 @@ fi
 
 echo "== typecheck"
 npx tsc -p tsconfig.json --noEmit
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
 echo "== unit tests (node + browser)"
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/unit.json"
 echo "== library build"
 npm run -s build >/dev/null
-if [ -d tests/e2e ] && ls tests/e2e/*.test.ts >/dev/null 2>&1; then
-  echo "== end-to-end tests (playwright-core + /usr/bin/chromium)"
-  npx vitest run --config tests/e2e/vitest.e2e.config.ts
-fi
+echo "== end-to-end tests (playwright-core + /usr/bin/chromium)"
+npx vitest run --config tests/e2e/vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json="$results/e2e.json"
+
+# One closing line for the whole suite.
+node -e '
+  let passed = 0, failed = 0, skipped = 0;
+  for (const f of process.argv.slice(1)) {
+    const r = JSON.parse(require("fs").readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + r.numTodoTests;
+  }
+  console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$results/unit.json" "$results/e2e.json"

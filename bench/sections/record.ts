@@ -1,0 +1,400 @@
+import { performance } from 'node:perf_hooks';
+import { Recorder } from '../../src/core/record/Recorder';
+import type { BenchContext, BenchFigures, BenchSection, SectionResult } from '../lib/BenchSection';
+import { GcMonitor, type GcSummary } from '../lib/GcMonitor';
+import { median, percentile } from '../lib/stats';
+import { fixed, formatTable, grouped, ratio, type Column } from '../lib/table';
+import { verifyFrame } from '../lib/verifyFrame';
+import { BitecsPeer } from '../peers/BitecsPeer';
+import { GeckosVaultPeer } from '../peers/GeckosVaultPeer';
+import { JsonPeer } from '../peers/JsonPeer';
+import { MsgpackrPeer } from '../peers/MsgpackrPeer';
+import { DecodedFrame } from '../peers/DecodedFrame';
+import type { PeerRole, RecordPeer } from '../peers/RecordPeer';
+import { RewindablePeer } from '../peers/RewindablePeer';
+import { StructuredClonePeer } from '../peers/StructuredClonePeer';
+import { TypedArrayPeer } from '../peers/TypedArrayPeer';
+import { DEFAULT_WORKLOAD_OPTIONS, Workload } from '../Workload';
+
+/**
+ * The record section: the cost of keeping every frame of the workload in a 900-frame ring, for
+ * rewindable's `Recorder` and its peers, at N = 1,000 and N = 10,000 entities.
+ *
+ * For each peer and size, on a fresh workload with the same seed:
+ * 1. fill: 900 frames recorded untimed (this is also the JIT warm-up), the newest frame decoded and
+ *    checked against the input (every frame for rewindable and the bound, every 50th for the others);
+ * 2. timed: more frames, each one evicting the oldest, so the garbage of the evicted snapshots and
+ *    its GC pauses land in the timed frames; only `peer.record(world)` is inside the timer;
+ * 3. check: the peer still holds exactly 900 frames, and the oldest, middle and newest of them
+ *    decode to the input (ids, order, flags and positions exact; rotation error measured);
+ * 4. size: stored bytes (the serialised form, or the ring's used bytes), and the heap and buffers
+ *    still retained after a forced GC.
+ */
+
+/** Frames every peer keeps (30 s at 30 fps). */
+export const MAX_FRAMES = 900;
+/** Seed shared by every peer's workload. */
+const SEED = 0x2e3a1d;
+/** Library peers' newest frame is decoded and checked every this many fill frames. */
+const LIBRARY_CHECK_EVERY = 50;
+
+/** One size of the run: entities, and timed frames (after the 900 fill frames). */
+export interface RecordPlan {
+  entities: number;
+  timedFrames: number;
+}
+
+/** Full run: ~2 minutes on a 2-core machine; `--quick`: a smoke run. */
+export const RECORD_PLANS: readonly RecordPlan[] = [
+  { entities: 1000, timedFrames: 1200 },
+  { entities: 10000, timedFrames: 250 },
+];
+export const QUICK_RECORD_PLANS: readonly RecordPlan[] = [
+  { entities: 1000, timedFrames: 200 },
+  { entities: 10000, timedFrames: 30 },
+];
+
+/** How to make each peer for a workload. */
+export interface PeerFactory {
+  name: string;
+  role: PeerRole;
+  create(maxFrames: number, world: Workload): RecordPeer;
+}
+
+/** Every peer, rewindable first. */
+export const RECORD_PEERS: readonly PeerFactory[] = [
+  { name: 'rewindable', role: 'subject', create: (m, w) => new RewindablePeer(m, w.options.entities) },
+  { name: 'TypedArray.set', role: 'bound', create: (m, w) => new TypedArrayPeer(m, w.capacity) },
+  { name: 'JSON.stringify', role: 'library', create: (m) => new JsonPeer(m) },
+  { name: 'structuredClone', role: 'library', create: (m) => new StructuredClonePeer(m) },
+  { name: 'msgpackr', role: 'library', create: (m) => new MsgpackrPeer(m) },
+  { name: 'bitecs SoA', role: 'library', create: (m, w) => new BitecsPeer(m, w.idSpace, w.capacity) },
+  { name: 'geckos Vault', role: 'library', create: (m) => new GeckosVaultPeer(m) },
+];
+
+/**
+ * The peers named by `--peers` (case-insensitive; `none` for rewindable alone), always with
+ * rewindable first; all of them when `names` is empty. Throws on an unknown name.
+ *
+ * @example
+ * selectPeers(['msgpackr']).map((p) => p.name); // ['rewindable', 'msgpackr']
+ */
+export function selectPeers(names: readonly string[]): PeerFactory[] {
+  const wanted = names.map((n) => n.toLowerCase());
+  const known = RECORD_PEERS.map((p) => p.name.toLowerCase());
+  for (const n of wanted) {
+    if (n !== 'none' && !known.includes(n)) {
+      throw new Error(`unknown peer "${n}" (known: ${RECORD_PEERS.map((p) => p.name).join(', ')}, none)`);
+    }
+  }
+  return RECORD_PEERS.filter((p) => wanted.length === 0 || p.role === 'subject' || wanted.includes(p.name.toLowerCase()));
+}
+
+/** What one peer measured at one size. */
+export interface PeerResult {
+  peer: string;
+  role: PeerRole;
+  note: string;
+  entities: number;
+  timedFrames: number;
+  /** Median frame, in ns per entity. */
+  medianNs: number;
+  /** 99th-percentile frame, in ns per entity. */
+  p99Ns: number;
+  /** Slowest frame, in ns per entity. */
+  maxNs: number;
+  framesHeld: number;
+  /** Bytes of the stored form, or NaN when the peer keeps live objects. */
+  storedBytes: number;
+  /** Heap plus array buffers still reachable after a forced GC, minus the baseline. */
+  retainedBytes: number;
+  /** Stored bytes per entity per frame (retained bytes when there is no stored form). */
+  bytesPerEntityFrame: number;
+  /** Whether `bytesPerEntityFrame` is measured retained heap rather than stored bytes. */
+  bytesFromHeap: boolean;
+  maxQuatErrorDeg: number;
+  /** Entity rotations compared with the input. */
+  rotationsChecked: number;
+  /** GC pauses that began inside the timed window (which also holds the untimed preparation). */
+  gc: GcSummary;
+  /** Wall time of the whole peer run (fill, timed, checks), in seconds. */
+  wallSeconds: number;
+  /** Machine-speed probe read just before the timed frames (`speedProbeMs`). */
+  probeMs: number;
+}
+
+function heapAndBuffers(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/**
+ * Runs one peer at one size: fill, timed frames, checks, sizes (see the top of this file). Throws
+ * when the peer does not keep exactly `maxFrames` frames or gives back anything but its input.
+ *
+ * @example
+ * const r = await runPeer(RECORD_PEERS[0], { entities: 1000, timedFrames: 1200 }, context);
+ * r.medianNs; // ns per entity per frame, median frame
+ */
+export async function runPeer(
+  factory: PeerFactory, plan: RecordPlan, context: BenchContext, maxFrames = MAX_FRAMES,
+): Promise<PeerResult> {
+  const wall0 = performance.now();
+  context.collectGarbage();
+  const world = new Workload({ entities: plan.entities, seed: SEED });
+  const want = new DecodedFrame();
+  const got = new DecodedFrame();
+  const totalFrames = maxFrames + plan.timedFrames;
+  const last = totalFrames - 1;
+  // The oldest, a middle and the newest frame still held at the end: their input is kept for the check.
+  const sampleFrames = [last - maxFrames + 1, last - (maxFrames >> 1), last];
+  const sampleInputs = sampleFrames.map(() => new DecodedFrame());
+  const samples = new Float64Array(plan.timedFrames);
+  context.collectGarbage();
+  const base = heapAndBuffers();
+  let peer: RecordPeer | null = factory.create(maxFrames, world);
+  const checkEvery = factory.role === 'library' ? LIBRARY_CHECK_EVERY : 1;
+  let maxDeg = 0;
+  let rotationsChecked = 0;
+
+  const captureSample = (): void => {
+    const k = sampleFrames.indexOf(world.frame);
+    if (k >= 0) sampleInputs[k].copyFrom(world);
+  };
+
+  // 1. Fill (and warm up).
+  for (let f = 0; f < maxFrames; f++) {
+    world.step();
+    peer.prepare(world);
+    captureSample();
+    peer.record(world);
+    if (f % checkEvery === 0 || f === maxFrames - 1) {
+      want.copyFrom(world);
+      if (!peer.decode(world.frame, got)) throw new Error(`${peer.name}: frame ${world.frame} not held right after recording`);
+      maxDeg = Math.max(maxDeg, verifyFrame(peer.name, world.frame, want, got));
+      rotationsChecked += want.count;
+    }
+  }
+  if (peer.framesHeld !== maxFrames) throw new Error(`${peer.name}: holds ${peer.framesHeld} frames after the fill, not ${maxFrames}`);
+
+  // 2. Timed: the ring wraps on every frame.
+  const probeMs = context.probe(`${factory.name} N=${plan.entities}`);
+  const gc = new GcMonitor();
+  gc.start();
+  const t0 = performance.now();
+  for (let k = 0; k < plan.timedFrames; k++) {
+    world.step();
+    peer.prepare(world);
+    captureSample();
+    const a = performance.now();
+    peer.record(world);
+    const b = performance.now();
+    samples[k] = ((b - a) * 1e6) / world.count;
+  }
+  const t1 = performance.now();
+  await gc.flush();
+  const gcSummary = gc.summary(t0, t1);
+  gc.stop();
+
+  // 3. Check retention and content.
+  if (peer.framesHeld !== maxFrames) throw new Error(`${peer.name}: holds ${peer.framesHeld} frames, not ${maxFrames}`);
+  if (peer.decode(last - maxFrames, got)) throw new Error(`${peer.name}: frame ${last - maxFrames} should have been evicted`);
+  for (let k = 0; k < sampleFrames.length; k++) {
+    if (!peer.decode(sampleFrames[k], got)) throw new Error(`${peer.name}: frame ${sampleFrames[k]} is not held`);
+    maxDeg = Math.max(maxDeg, verifyFrame(peer.name, sampleFrames[k], sampleInputs[k], got));
+    rotationsChecked += sampleInputs[k].count;
+  }
+  if (peer instanceof RewindablePeer && peer.warnings.length > 0) {
+    throw new Error(`rewindable reported warnings on valid input: ${peer.warnings.join('; ')}`);
+  }
+
+  // 4. Size.
+  const storedBytes = peer.storedBytes();
+  context.collectGarbage();
+  const retainedBytes = heapAndBuffers() - base;
+  const perEntityFrames = maxFrames * plan.entities;
+  const bytesFromHeap = !Number.isFinite(storedBytes);
+  const result: PeerResult = {
+    peer: peer.name,
+    role: peer.role,
+    note: peer.note,
+    entities: plan.entities,
+    timedFrames: plan.timedFrames,
+    medianNs: median(samples, samples.length),
+    p99Ns: percentile(samples, samples.length, 99),
+    maxNs: percentile(samples, samples.length, 100),
+    framesHeld: peer.framesHeld,
+    storedBytes,
+    retainedBytes,
+    bytesPerEntityFrame: (bytesFromHeap ? retainedBytes : storedBytes) / perEntityFrames,
+    bytesFromHeap,
+    maxQuatErrorDeg: maxDeg,
+    rotationsChecked,
+    gc: gcSummary,
+    wallSeconds: 0,
+    probeMs,
+  };
+  peer.dispose();
+  peer = null;
+  context.collectGarbage();
+  result.wallSeconds = (performance.now() - wall0) / 1000;
+  return result;
+}
+
+/**
+ * How many frames a `Recorder` with the default options (16 MiB arena, 900 frames) keeps of this
+ * workload: below 900 means the default arena, not `maxFrames`, is the limit at this size.
+ *
+ * @example
+ * defaultArenaFrames(1000); // 835 with 20 bytes an entity and an 88-byte header
+ */
+export function defaultArenaFrames(entities: number, frames = 1200): number {
+  const world = new Workload({ entities, seed: SEED });
+  const recorder = new Recorder({ onWarning: () => undefined });
+  for (let f = 0; f < frames; f++) {
+    world.step();
+    recorder.beginFrame(world.time, world.dt);
+    for (let i = 0; i < world.count; i++) {
+      recorder.entity(world.ids[i], world.x[i], world.y[i], world.z[i], world.qx[i], world.qy[i], world.qz[i], world.qw[i], world.flags[i]);
+    }
+    recorder.endFrame();
+  }
+  return recorder.reader.frameCount;
+}
+
+const COLUMNS: readonly Column[] = [
+  { header: 'peer', align: 'left' },
+  { header: 'median ns/ent', align: 'right' },
+  { header: 'p99 ns/ent', align: 'right' },
+  { header: 'vs rewindable', align: 'right' },
+  { header: 'B/ent/frame', align: 'right' },
+  { header: 'vs rewindable', align: 'right' },
+  { header: 'retained MB', align: 'right' },
+  { header: 'GC ms (n/major)', align: 'right' },
+  { header: 'max err °', align: 'right' },
+  { header: 'probe ms', align: 'right' },
+];
+
+/**
+ * The table of one size, ratios against rewindable (the `subject` row).
+ *
+ * @example
+ * for (const line of tableFor(resultsAt1k)) context.log(line);
+ */
+export function tableFor(results: readonly PeerResult[]): string[] {
+  const subject = results.find((r) => r.role === 'subject');
+  const rows = results.map((r) => [
+    r.role === 'bound' ? `${r.peer} (bound)` : r.peer,
+    fixed(r.medianNs, 1),
+    fixed(r.p99Ns, 1),
+    subject ? ratio(r.medianNs / subject.medianNs) : '—',
+    `${r.bytesFromHeap ? '~' : ''}${fixed(r.bytesPerEntityFrame, 1)}`,
+    subject ? ratio(r.bytesPerEntityFrame / subject.bytesPerEntityFrame) : '—',
+    fixed(r.retainedBytes / 1e6, 1),
+    `${fixed(r.gc.totalMs, 0)} (${r.gc.count}/${r.gc.major})`,
+    fixed(r.maxQuatErrorDeg, 3),
+    fixed(r.probeMs, 2),
+  ]);
+  return formatTable(COLUMNS, rows);
+}
+
+function round(value: number, digits: number): number | null {
+  if (!Number.isFinite(value)) return null;
+  const p = 10 ** digits;
+  return Math.round(value * p) / p;
+}
+
+/**
+ * The record section: every peer at every planned size, the tables, the targets of issue 2, and the
+ * figures `recordNsPerEntity1k`, `recordNsPerEntity10k`, `bytesPerEntity`, `maxQuatErrorDeg`,
+ * `bestPeerRecordNsPerEntity1k` (plus a few more) for the final JSON line.
+ *
+ * @example
+ * const { figures } = await recordSection.run(context);
+ */
+export const recordSection: BenchSection = {
+  name: 'record',
+  async run(context: BenchContext): Promise<SectionResult> {
+    const plans = context.quick ? QUICK_RECORD_PLANS : RECORD_PLANS;
+    const factories = selectPeers(context.peers);
+    const all: PeerResult[] = [];
+    const churn = DEFAULT_WORKLOAD_OPTIONS.churnPerFrame;
+    context.log(`## record — a ${MAX_FRAMES}-frame ring, ns per entity per frame (only the record call is timed)`);
+    for (const plan of plans) {
+      const results: PeerResult[] = [];
+      for (const factory of factories) {
+        const r = await runPeer(factory, plan, context);
+        results.push(r);
+        all.push(r);
+      }
+      context.log('');
+      context.log(
+        `N = ${grouped(plan.entities)} entities (~30% asleep, ${churn} spawn + ${churn} despawn per frame): ` +
+        `${MAX_FRAMES} fill frames, then ${plan.timedFrames} timed frames, each evicting the oldest`,
+      );
+      for (const line of tableFor(results)) context.log(line);
+    }
+    context.log('');
+    context.log('B/ent/frame: stored bytes / 900 frames / N ("~": no byte form, retained heap instead).');
+    context.log('retained MB: heap + array buffers still reachable after a forced GC, 900 frames held.');
+    context.log('GC: pauses that began in the timed window (n collections / major ones).');
+    context.log('probe ms: the machine-speed probe read just before the timed frames (higher: a slower machine state; see bench/lib/speedProbe.ts).');
+    for (const f of factories) {
+      const r = all.find((x) => x.peer === f.name);
+      if (r) context.log(`  ${r.peer}: ${r.note}`);
+    }
+
+    const at = (peer: string, n: number): PeerResult | undefined => all.find((r) => r.peer === peer && r.entities === n);
+    const sizes = plans.map((p) => p.entities);
+    const small = sizes[0];
+    const large = sizes[sizes.length - 1];
+    const rw1 = at('rewindable', small);
+    const rw10 = at('rewindable', large);
+    const best = (n: number): PeerResult | undefined =>
+      all.filter((r) => r.role === 'library' && r.entities === n).sort((a, b) => a.medianNs - b.medianNs)[0];
+    const best1 = best(small);
+    const best10 = best(large);
+    const maxDeg = Math.max(...all.filter((r) => r.role === 'subject').map((r) => r.maxQuatErrorDeg));
+    const ringMB = rw1 ? rw1.storedBytes / 1e6 : NaN;
+    const defaultFrames = defaultArenaFrames(small);
+
+    context.log('');
+    context.log('targets (issue 2), this run:');
+    const targetRows: string[][] = [];
+    const check = (name: string, value: string, ok: boolean | null): void => {
+      targetRows.push([name, value, ok === null ? 'n/a' : ok ? 'met' : 'MISSED']);
+    };
+    if (rw1 && rw10) {
+      check(`record ≤ 15 ns/entity/frame median, N=${grouped(small)}`, fixed(rw1.medianNs, 2), rw1.medianNs <= 15);
+      check(`record ≤ 15 ns/entity/frame median, N=${grouped(large)}`, fixed(rw10.medianNs, 2), rw10.medianNs <= 15);
+      const speedup = best1 ? best1.medianNs / rw1.medianNs : NaN;
+      check(`≥ 10× faster than the best library peer (${best1?.peer ?? 'none'}), N=${grouped(small)}`, ratio(speedup), best1 ? speedup >= 10 : null);
+      const speedup10 = best10 ? best10.medianNs / rw10.medianNs : NaN;
+      check(`≥ 10× faster than the best library peer (${best10?.peer ?? 'none'}), N=${grouped(large)}`, ratio(speedup10), best10 ? speedup10 >= 10 : null);
+      check('≤ 21 bytes/entity/frame stored', `${fixed(rw1.bytesPerEntityFrame, 2)} / ${fixed(rw10.bytesPerEntityFrame, 2)}`,
+        rw1.bytesPerEntityFrame <= 21 && rw10.bytesPerEntityFrame <= 21);
+      check('max orientation error ≤ 0.27°', fixed(maxDeg, 4), maxDeg <= 0.27);
+      check(`900-frame ring of ${grouped(small)} entities ≤ 19 MB`, `${fixed(ringMB, 2)} MB`, ringMB <= 19);
+      check(`default Recorder (16 MiB arena) holds 900 frames of ${grouped(small)}`, `${defaultFrames} frames`, defaultFrames >= MAX_FRAMES);
+    }
+    for (const line of formatTable([
+      { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
+    ], targetRows)) context.log(line);
+
+    const figures: BenchFigures = {
+      recordNsPerEntity1k: round(rw1?.medianNs ?? NaN, 2),
+      recordNsPerEntity10k: round(rw10?.medianNs ?? NaN, 2),
+      bytesPerEntity: round(rw1?.bytesPerEntityFrame ?? NaN, 3),
+      maxQuatErrorDeg: round(maxDeg, 4),
+      bestPeerRecordNsPerEntity1k: round(best1?.medianNs ?? NaN, 2),
+      bestPeer1k: best1?.peer ?? null,
+      bestPeerRecordNsPerEntity10k: round(best10?.medianNs ?? NaN, 2),
+      recordP99NsPerEntity1k: round(rw1?.p99Ns ?? NaN, 2),
+      recordP99NsPerEntity10k: round(rw10?.p99Ns ?? NaN, 2),
+      bytesPerEntity10k: round(rw10?.bytesPerEntityFrame ?? NaN, 3),
+      ringMB900x1k: round(ringMB, 2),
+      defaultArenaFrames1k: defaultFrames,
+    };
+    return { figures, details: { maxFrames: MAX_FRAMES, seed: SEED, plans, results: all } };
+  },
+};

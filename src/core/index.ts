@@ -8,6 +8,8 @@ export * from './record/DrawRecorder';
 export * from './record/EntityTable';
 export * from './record/FrameRing';
 export * from './record/Recorder';
+export * from './record/RecorderOptions';
+export * from './record/DeathQueue';
 export * from './record/RecorderStats';
 export * from './record/StaticLayers';
 export * from './read/buffers';

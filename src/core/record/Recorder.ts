@@ -12,62 +12,8 @@ import { EntityTable } from './EntityTable';
 import { FrameRing } from './FrameRing';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayers } from './StaticLayers';
-
-/** Recorder settings; see `DEFAULT_RECORDER_OPTIONS` for the defaults. */
-export interface RecorderOptions {
-  /** Frames kept (900 = 30 s at 30 fps). */
-  maxFrames: number;
-  /** Size of the byte arena, allocated once. */
-  arenaBytes: number;
-  /** Entities stored per frame; more are dropped and counted. */
-  maxEntitiesPerFrame: number;
-  /** Entity ids must be integers in `[0, maxEntityId)` (at most 2^30). */
-  maxEntityId: number;
-  /** Default per-channel primitive budget per frame. */
-  primitiveBudget: number;
-  /** Text bytes stored per frame over all channels. */
-  textBudgetBytes: number;
-  /** Texts of one channel within this distance of a paragraph's anchor join it. */
-  paragraphRadius: number;
-  /** Most text paragraphs per frame. */
-  maxParagraphs: number;
-  /** Words of bone data per frame (16 bytes a bone plus 4 an entity). */
-  maxBoneWordsPerFrame: number;
-  /** Events (markers) per frame. */
-  maxEventsPerFrame: number;
-  /** Whether bones are recorded at start; toggle with `recorder.bonesEnabled`. */
-  recordBones: boolean;
-  /** Called once per kind of problem with a readable message (bad input is never thrown). */
-  onWarning: (message: string) => void;
-}
-
-/** The defaults merged under the options given to `new Recorder(...)`. */
-export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
-  maxFrames: 900,
-  arenaBytes: 16 * 1024 * 1024,
-  maxEntitiesPerFrame: 16384,
-  maxEntityId: 1 << 24,
-  primitiveBudget: 1024,
-  textBudgetBytes: 8192,
-  paragraphRadius: 24,
-  maxParagraphs: 256,
-  maxBoneWordsPerFrame: 1 << 16,
-  maxEventsPerFrame: 256,
-  recordBones: true,
-  onWarning: (message: string) => console.warn(message),
-};
-
-/**
- * Arena bytes that hold `frames` frames of `entities` entities each: 20 bytes an entity plus the
- * 88-byte header per frame, plus `extraBytesPerFrame` for bones (16 bytes a bone, 4 a skinned
- * entity), debug draw and events. The default 16 MiB holds 835 frames of 1,000 bare entities.
- *
- * @example
- * new Recorder({ arenaBytes: arenaBytesFor(1000, 900, 4096) }); // 30 s at 30 fps, 4 kB of debug draw a frame
- */
-export function arenaBytesFor(entities: number, frames: number, extraBytesPerFrame = 0): number {
-  return Math.ceil(frames * (HEADER_WORDS * 4 + entities * 20 + extraBytesPerFrame + 4) / 8) * 8;
-}
+import { DeathQueue } from './DeathQueue';
+import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions } from './RecorderOptions';
 
 /**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
@@ -133,11 +79,8 @@ export class Recorder {
   private hasCamera = false;
   /** x, y, z, qx, qy, qz, qw, zoom of the open frame. */
   private readonly cam = new Float64Array(8);
-  // Handles that died, in order of death: freed when their last frame is evicted.
-  private deathHandles: Int32Array;
-  private deathFrames: Int32Array;
-  private deathHead = 0;
-  private deathLength = 0;
+  /** Handles that died, in order of death: freed when their last frame is evicted. */
+  private readonly deaths: DeathQueue;
   private readonly eventKindIndex = new Map<string, number>();
   private readonly pendingKinds = new Map<number, { kind: string; label: string | undefined }>();
   private readonly warned = new Set<string>();
@@ -185,8 +128,7 @@ export class Recorder {
     this.boneFloats = new Float32Array(this.boneWords.buffer);
     this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
     this.eventFloats = new Float32Array(this.events.buffer);
-    this.deathHandles = new Int32Array(this.entities.capacity);
-    this.deathFrames = new Int32Array(this.entities.capacity);
+    this.deaths = new DeathQueue(this.entities.capacity);
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
   }
@@ -599,8 +541,7 @@ export class Recorder {
     if (this.frameOpen) this.endFrame();
     this.ring.clear();
     this.pendingKinds.clear();
-    this.deathHead = 0;
-    this.deathLength = 0;
+    this.deaths.clear();
     this.entities.clear();
     this.prevCount = 0;
   }
@@ -611,37 +552,13 @@ export class Recorder {
     const prev = this.prevHandles;
     for (let i = 0; i < this.prevCount; i++) {
       const h = prev[i];
-      if (table.lastFrames[h] !== frame && table.used[h] === 1) this.pushDeath(h, frame - 1);
+      if (table.lastFrames[h] !== frame && table.used[h] === 1) this.deaths.push(h, frame - 1);
     }
-  }
-
-  private pushDeath(h: number, frame: number): void {
-    if (this.deathLength === this.deathHandles.length) {
-      const cap = this.deathHandles.length * 2;
-      const nh = new Int32Array(cap);
-      const nf = new Int32Array(cap);
-      for (let i = 0; i < this.deathLength; i++) {
-        const j = (this.deathHead + i) % this.deathHandles.length;
-        nh[i] = this.deathHandles[j];
-        nf[i] = this.deathFrames[j];
-      }
-      this.deathHandles = nh;
-      this.deathFrames = nf;
-      this.deathHead = 0;
-    }
-    const j = (this.deathHead + this.deathLength) % this.deathHandles.length;
-    this.deathHandles[j] = h;
-    this.deathFrames[j] = frame;
-    this.deathLength++;
   }
 
   private onEvict(frame: number): void {
     this.stats.framesEvicted++;
-    while (this.deathLength > 0 && this.deathFrames[this.deathHead] <= frame) {
-      this.entities.release(this.deathHandles[this.deathHead]);
-      this.deathHead = (this.deathHead + 1) % this.deathHandles.length;
-      this.deathLength--;
-    }
+    this.deaths.releaseThrough(frame, this.entities);
   }
 
   private newLife(id: number, frame: number): number {

@@ -4,7 +4,8 @@
  */
 import { Application, Container, Sprite, Texture } from 'pixi.js';
 import { Channel } from '../../core/record/ChannelRegistry';
-import { Recorder, type RecorderOptions } from '../../core/record/Recorder';
+import { Recorder } from '../../core/record/Recorder';
+import type { RecorderOptions } from '../../core/record/RecorderOptions';
 import type { EntityBinding } from '../binding';
 import { RewindOverlay, type RewindOverlayOptions } from '../RewindOverlay';
 

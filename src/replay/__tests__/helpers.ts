@@ -2,7 +2,7 @@ import { Packr, Unpackr } from 'msgpackr';
 import { expect } from 'vitest';
 import { Channel } from '../../core/record/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
-import type { RecorderOptions } from '../../core/record/Recorder';
+import type { RecorderOptions } from '../../core/record/RecorderOptions';
 import type { FrameReader } from '../../core/read/FrameReader';
 import { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from '../../core/read/buffers';
 import { H_TOTAL_WORDS } from '../../core/format/layout';

@@ -1,4 +1,5 @@
-import { Recorder, type RecorderOptions } from '../../record/Recorder';
+import { Recorder } from '../../record/Recorder';
+import type { RecorderOptions } from '../../record/RecorderOptions';
 
 /** A quiet recorder for tests (warnings collected instead of printed). */
 export function quietRecorder(options: Partial<RecorderOptions> = {}): Recorder & { warnings: string[] } {

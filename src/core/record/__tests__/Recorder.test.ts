@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EntityFlags, PRIM_AABB, PRIM_ARROW, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT } from '../../format/layout';
 import { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from '../../read/buffers';
 import { Channel } from '../ChannelRegistry';
-import { Recorder, arenaBytesFor, type RecorderOptions } from '../Recorder';
+import { Recorder } from '../Recorder';
+import { arenaBytesFor, type RecorderOptions } from '../RecorderOptions';
 
 function quiet(o: Partial<RecorderOptions> = {}): Recorder {
   const warnings: string[] = [];

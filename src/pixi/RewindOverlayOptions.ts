@@ -1,0 +1,135 @@
+import { UPDATE_PRIORITY } from 'pixi.js';
+import type { Playback, PlaybackOptions } from '../core/playback/Playback';
+import type { SampleBuffer } from '../core/playback/SampleBuffer';
+import type { Recorder } from '../core/record/Recorder';
+import type { StaticLayers } from '../core/record/StaticLayers';
+import { DEFAULT_FLAG_TINTS } from './binding';
+import type { CameraControllerOptions } from './CameraController';
+import type { KeyBindings, OverlayCommand } from './KeyboardControls';
+import type { ParagraphStyle } from './ParagraphPool';
+import type { TextPanelStyle } from './TextPanel';
+import type { TimelineStyle } from './Timeline';
+
+/**
+ * Settings of `RewindOverlay`; see `DEFAULT_REWIND_OVERLAY_OPTIONS`.
+ *
+ * @example
+ * new RewindOverlay(app, world, binding, recorder, { showBones: false, liveKeys: { togglePlay: ['p'] } });
+ */
+export interface RewindOverlayOptions {
+  /**
+   * Records one frame while the game runs: called every tick between `recorder.beginFrame` and
+   * `recorder.endFrame` (the overlay opens and closes the frame). Leave null when the game calls
+   * the recorder itself.
+   */
+  record: ((recorder: Recorder, dt: number) => void) | null;
+  /** Called when the game must stop simulating (replay starts). Pixi keeps rendering. */
+  onPause: (() => void) | null;
+  /** Called when the game may simulate again (every live object was restored). */
+  onResume: (() => void) | null;
+  /**
+   * Called after each sample shown while paused (a changed frame), e.g. to draw effects that are
+   * replayed from markers (particles). `sample.position` is the viewed frame.
+   */
+  onPresent: ((sample: SampleBuffer, playback: Playback) => void) | null;
+  /** Called once per kind of problem (a throwing binding hook, recording while paused...). */
+  onWarning: (message: string) => void;
+  /** Channel bits shown at start (bit c = channel c). */
+  channels: number;
+  /** Whether bones are drawn as stick figures (with the animation channel on). */
+  showBones: boolean;
+  /** Whether the enabled channels of the newest frame are drawn while the game runs. */
+  liveDebugDraw: boolean;
+  /** Blend between frames (false: show recorded frames as they are). */
+  interpolate: boolean;
+  /** Options of the live recording's `Playback` (time control and sampler). */
+  playback: Partial<PlaybackOptions>;
+  /** Flag → tint, first match wins (see `DEFAULT_FLAG_TINTS`). */
+  flagTints: ReadonlyArray<readonly [flag: number, tint: number]>;
+  /** Radius (world units) of the circle drawn for an entity that cannot be re-created. */
+  ghostRadius: number;
+  ghostColor: number;
+  /** Colour of the selected entity's ring. */
+  selectionColor: number;
+  /** A click selects the nearest entity within this many pixels. */
+  pickRadius: number;
+  /** Manual camera limits and input. */
+  camera: Partial<CameraControllerOptions>;
+  /** Radians per Q/E press. */
+  rotateStep: number;
+  /** Speeds `[` and `]` move through (signed; negative plays backwards). */
+  speedSteps: readonly number[];
+  timeline: Partial<TimelineStyle>;
+  paragraph: Partial<ParagraphStyle>;
+  /** Most paragraph text blocks shown at once. */
+  maxParagraphs: number;
+  /** Style of the badge, the help and the selection readout. */
+  panel: Partial<TextPanelStyle>;
+  /** Whether the keyboard is handled. */
+  keyboard: boolean;
+  /** Where key presses are listened to (default `window`). */
+  keyboardTarget: EventTarget | null;
+  /** Keys per command. */
+  keys: Partial<KeyBindings>;
+  /**
+   * Keys used instead of `keys` while the game runs, for games that use the overlay's keys
+   * themselves: e.g. `{ togglePlay: ['p'] }` keeps Space for the game and pauses with P (Space still
+   * plays/pauses the replay).
+   */
+  liveKeys: Partial<KeyBindings>;
+  /** Commands whose keys work while the game runs (the others only while paused). */
+  keysWhileLive: readonly OverlayCommand[];
+  /** Hide the world container while a loaded replay (`showReplay`) is shown. */
+  hideWorldInReplay: boolean;
+  /** Priority of the overlay's ticker callback: after the game's update (NORMAL), before rendering (LOW). */
+  tickerPriority: number;
+  /** Longest real time step fed to playback, seconds (a stalled tab does not jump). */
+  maxTickSeconds: number;
+}
+
+/** The defaults merged under the options given to `new RewindOverlay(...)`. */
+export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Object.freeze<RewindOverlayOptions>({
+  record: null,
+  onPause: null,
+  onResume: null,
+  onPresent: null,
+  onWarning: (message: string) => console.warn(message),
+  channels: 0xffffffff,
+  showBones: true,
+  liveDebugDraw: true,
+  interpolate: true,
+  playback: {},
+  flagTints: DEFAULT_FLAG_TINTS,
+  ghostRadius: 10,
+  ghostColor: 0x9fb4c8,
+  selectionColor: 0x00e5ff,
+  pickRadius: 24,
+  camera: {},
+  rotateStep: Math.PI / 24,
+  speedSteps: [-8, -4, -2, -1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+  timeline: {},
+  paragraph: {},
+  maxParagraphs: 256,
+  panel: {},
+  keyboard: true,
+  keyboardTarget: null,
+  keys: {},
+  liveKeys: {},
+  keysWhileLive: ['togglePlay', 'bookmark', 'help'],
+  hideWorldInReplay: true,
+  tickerPriority: UPDATE_PRIORITY.LOW + 1,
+  maxTickSeconds: 0.25,
+});
+
+/** What `RewindOverlay.showReplay` takes besides the reader (all optional). */
+export interface ShowReplayOptions {
+  /** The replay's static layers (drawn with their channels). */
+  staticLayers?: StaticLayers | null;
+  /** Bookmarks saved with the replay. */
+  bookmarks?: ReadonlyArray<{ readonly frame: number; readonly label: string }>;
+  /** Time control and sampler options of the replay's playback. */
+  playback?: Partial<PlaybackOptions>;
+}
+
+/** What the overlay shows: the live recording, or a replay loaded with `showReplay`. */
+export type OverlaySource = 'live' | 'replay';

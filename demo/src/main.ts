@@ -3,7 +3,7 @@
  * frame and debugged with the rewind overlay (all of rewindable is in demo/src/rewind.ts), plus
  * replay files (save, load, drag and drop) shown in the same overlay.
  */
-import { Application } from 'pixi.js';
+import { createApp } from './createApp';
 import { Banner } from './Banner';
 import { installDebugHook } from './debugHook';
 import { Game } from './game/Game';
@@ -17,16 +17,7 @@ import { Input } from './view/Input';
 const MAX_STEP = 1 / 30;
 
 async function main(): Promise<void> {
-  const app = new Application();
-  await app.init({
-    resizeTo: window,
-    background: 0x1a1e26,
-    antialias: false,
-    autoDensity: true,
-    resolution: Math.min(2, window.devicePixelRatio || 1),
-    preference: 'webgl',
-  });
-  (document.getElementById('app') as HTMLElement).appendChild(app.canvas);
+  const app = await createApp();
 
   const game = new Game();
   const view = new GameView(app, game);

@@ -5,7 +5,8 @@
  * through a kind → factory registry: the demo's own displays for its kinds, a debug shape for any
  * other kind. The rewindable calls are in rewind.ts (`attachViewer`, step 8).
  */
-import { Application, Container } from 'pixi.js';
+import { createApp } from './createApp';
+import { Container } from 'pixi.js';
 import { Banner } from './Banner';
 import { KINDS } from './game/types';
 import { ReplayFiles } from './ReplayFiles';
@@ -17,16 +18,7 @@ import { KindRegistry } from './view/KindRegistry';
 import { ReplayEffects } from './view/ReplayEffects';
 
 async function main(): Promise<void> {
-  const app = new Application();
-  await app.init({
-    resizeTo: window,
-    background: 0x1a1e26,
-    antialias: false,
-    autoDensity: true,
-    resolution: Math.min(2, window.devicePixelRatio || 1),
-    preference: 'webgl',
-  });
-  (document.getElementById('app') as HTMLElement).appendChild(app.canvas);
+  const app = await createApp();
 
   // No game: an empty world container whose transform the overlay sets from the recorded camera.
   const world = new Container({ label: 'viewer-world' });

@@ -1,3 +1,5 @@
+import { growTyped } from '../read/buffers';
+
 /**
  * Which of the two neighbour frames of a sample held an entity: both (blended), only the earlier
  * frame A, or only the later frame B. An entity in one frame only is reported with that frame's
@@ -93,23 +95,23 @@ export class SampleBuffer {
   public ensure(n: number): void {
     if (n <= this.handles.length) return;
     const cap = Math.max(n, this.handles.length * 2, 16);
-    this.handles = grow(this.handles, new Int32Array(cap));
-    this.ids = grow(this.ids, new Int32Array(cap));
-    this.spawnFrames = grow(this.spawnFrames, new Int32Array(cap));
-    this.positions = grow(this.positions, new Float32Array(cap * 3));
-    this.rotations = grow(this.rotations, new Float32Array(cap * 4));
-    this.flags = grow(this.flags, new Uint8Array(cap));
-    this.presence = grow(this.presence, new Uint8Array(cap));
-    this.boneStart = grow(this.boneStart, new Int32Array(cap));
-    this.boneCount = grow(this.boneCount, new Uint16Array(cap));
+    this.handles = growTyped(this.handles, new Int32Array(cap));
+    this.ids = growTyped(this.ids, new Int32Array(cap));
+    this.spawnFrames = growTyped(this.spawnFrames, new Int32Array(cap));
+    this.positions = growTyped(this.positions, new Float32Array(cap * 3));
+    this.rotations = growTyped(this.rotations, new Float32Array(cap * 4));
+    this.flags = growTyped(this.flags, new Uint8Array(cap));
+    this.presence = growTyped(this.presence, new Uint8Array(cap));
+    this.boneStart = growTyped(this.boneStart, new Int32Array(cap));
+    this.boneCount = growTyped(this.boneCount, new Uint16Array(cap));
   }
 
   /** Grows the bone arrays to hold `n` bones (never shrinks). */
   public ensureBones(n: number): void {
     if (n * 4 <= this.boneRotations.length) return;
     const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);
-    this.boneRotations = grow(this.boneRotations, new Float32Array(cap * 4));
-    this.boneOffsets = grow(this.boneOffsets, new Float32Array(cap * 3));
+    this.boneRotations = growTyped(this.boneRotations, new Float32Array(cap * 4));
+    this.boneOffsets = growTyped(this.boneOffsets, new Float32Array(cap * 3));
   }
 
   /**
@@ -177,10 +179,4 @@ export class SampleBuffer {
     }
     this.indexValid = true;
   }
-}
-
-type Typed = Int32Array | Uint8Array | Uint16Array | Float32Array;
-function grow<T extends Typed>(old: Typed, next: T): T {
-  (next as Uint8Array).set(old as Uint8Array);
-  return next;
 }

@@ -48,20 +48,20 @@ export class EntityBuffer {
   public ensure(n: number): void {
     if (n <= this.handles.length) return;
     const cap = Math.max(n, this.handles.length * 2, 16);
-    this.handles = grow(this.handles, new Int32Array(cap));
-    this.flags = grow(this.flags, new Uint8Array(cap));
-    this.positions = grow(this.positions, new Float32Array(cap * 3));
-    this.rotations = grow(this.rotations, new Float32Array(cap * 4));
-    this.boneStart = grow(this.boneStart, new Int32Array(cap));
-    this.boneCount = grow(this.boneCount, new Uint16Array(cap));
+    this.handles = growTyped(this.handles, new Int32Array(cap));
+    this.flags = growTyped(this.flags, new Uint8Array(cap));
+    this.positions = growTyped(this.positions, new Float32Array(cap * 3));
+    this.rotations = growTyped(this.rotations, new Float32Array(cap * 4));
+    this.boneStart = growTyped(this.boneStart, new Int32Array(cap));
+    this.boneCount = growTyped(this.boneCount, new Uint16Array(cap));
   }
 
   /** Grows the bone arrays to hold `n` bones. */
   public ensureBones(n: number): void {
     if (n * 4 <= this.boneRotations.length) return;
     const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);
-    this.boneRotations = grow(this.boneRotations, new Float32Array(cap * 4));
-    this.boneOffsets = grow(this.boneOffsets, new Float32Array(cap * 3));
+    this.boneRotations = growTyped(this.boneRotations, new Float32Array(cap * 4));
+    this.boneOffsets = growTyped(this.boneOffsets, new Float32Array(cap * 3));
   }
 }
 
@@ -88,17 +88,17 @@ export class PrimitiveBuffer {
   public ensure(n: number): void {
     if (n <= this.types.length) return;
     const cap = Math.max(n, this.types.length * 2, 16);
-    this.types = grow(this.types, new Uint8Array(cap));
-    this.channels = grow(this.channels, new Uint8Array(cap));
-    this.colors = grow(this.colors, new Uint32Array(cap));
-    this.data = grow(this.data, new Float32Array(cap * PRIM_FLOATS));
-    this.textStart = grow(this.textStart, new Int32Array(cap));
-    this.textLength = grow(this.textLength, new Int32Array(cap));
+    this.types = growTyped(this.types, new Uint8Array(cap));
+    this.channels = growTyped(this.channels, new Uint8Array(cap));
+    this.colors = growTyped(this.colors, new Uint32Array(cap));
+    this.data = growTyped(this.data, new Float32Array(cap * PRIM_FLOATS));
+    this.textStart = growTyped(this.textStart, new Int32Array(cap));
+    this.textLength = growTyped(this.textLength, new Int32Array(cap));
   }
 
   public ensureTextBytes(n: number): void {
     if (n <= this.textBytes.length) return;
-    this.textBytes = grow(this.textBytes, new Uint8Array(Math.max(n, this.textBytes.length * 2, 256)));
+    this.textBytes = growTyped(this.textBytes, new Uint8Array(Math.max(n, this.textBytes.length * 2, 256)));
   }
 
   /** The text of primitive `i` as a string (allocates; call when the viewed frame changes). */
@@ -126,14 +126,22 @@ export class EventBuffer {
   public ensure(n: number): void {
     if (n <= this.kinds.length) return;
     const cap = Math.max(n, this.kinds.length * 2, 16);
-    this.kinds = grow(this.kinds, new Uint32Array(cap));
-    this.subjects = grow(this.subjects, new Uint32Array(cap));
-    this.data = grow(this.data, new Float32Array(cap * 4));
+    this.kinds = growTyped(this.kinds, new Uint32Array(cap));
+    this.subjects = growTyped(this.subjects, new Uint32Array(cap));
+    this.data = growTyped(this.data, new Float32Array(cap * 4));
   }
 }
 
 type Typed = Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array;
-function grow<T extends Typed>(old: Typed, next: T): T {
+
+/**
+ * Copies `old` into the larger `next` of the same element type and returns `next`: how the
+ * caller-owned read buffers grow (rarely, never in steady state).
+ *
+ * @example
+ * this.handles = growTyped(this.handles, new Int32Array(capacity * 2));
+ */
+export function growTyped<T extends Typed>(old: T, next: T): T {
   (next as Uint8Array).set(old as Uint8Array);
   return next;
 }

@@ -48,7 +48,7 @@ describe('every record peer', () => {
       if (factory.role === 'library') expect(maxDeg).toBe(0);
       else {
         expect(maxDeg).toBeGreaterThan(0);
-        expect(maxDeg).toBeLessThan(0.3);
+        expect(maxDeg).toBeLessThan(0.17);
       }
       const bytes = peer.storedBytes();
       if (Number.isFinite(bytes)) expect(bytes).toBeGreaterThanOrEqual(MAX_FRAMES * 64 * 20);
@@ -58,7 +58,7 @@ describe('every record peer', () => {
     });
   }
 
-  it('rewindable and the bound store the same bytes: 20 per entity plus an 88-byte header per frame', () => {
+  it('rewindable (every variant) and the bound store the same bytes: 20 per entity plus an 88-byte header per frame', () => {
     const sizes = RECORD_PEERS.filter((p) => p.role !== 'library').map((factory) => {
       const world = new Workload({ entities: 100, seed: 5 });
       const peer = factory.create(MAX_FRAMES, world);
@@ -69,7 +69,8 @@ describe('every record peer', () => {
       }
       return peer.storedBytes();
     });
-    expect(sizes).toEqual([MAX_FRAMES * (88 + 100 * 20), MAX_FRAMES * (88 + 100 * 20)]);
+    expect(sizes).toHaveLength(4); // rewindable, its entity() and JS variants, the bound
+    for (const size of sizes) expect(size).toBe(MAX_FRAMES * (88 + 100 * 20));
   });
 });
 

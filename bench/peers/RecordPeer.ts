@@ -1,8 +1,11 @@
 import type { Workload } from '../Workload';
 import type { DecodedFrame } from './DecodedFrame';
 
-/** What a peer is in the comparison. */
-export type PeerRole = 'subject' | 'library' | 'bound';
+/**
+ * What a peer is in the comparison: rewindable as recommended (`subject`), another way of calling
+ * rewindable (`variant`: not a peer, shown for the cost of that API), a library, or the physical bound.
+ */
+export type PeerRole = 'subject' | 'variant' | 'library' | 'bound';
 
 /**
  * A way of keeping the last `maxFrames` frames of the workload: rewindable's `Recorder`, a library
@@ -34,6 +37,11 @@ export interface RecordPeer {
   storedBytes(): number;
   /** Decodes held frame `frame` into `out`; false when that frame is not held. */
   decode(frame: number, out: DecodedFrame): boolean;
+  /**
+   * Bytes the peer holds that `process.memoryUsage()` does not report (WebAssembly memory), added to
+   * the retained figure; absent means none.
+   */
+  externalBytes?(): number;
   /** Drops everything the peer holds. */
   dispose(): void;
 }

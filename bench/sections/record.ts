@@ -64,6 +64,14 @@ export interface PeerFactory {
 /** Every peer, rewindable first. */
 export const RECORD_PEERS: readonly PeerFactory[] = [
   { name: 'rewindable', role: 'subject', create: (m, w) => new RewindablePeer(m, w.options.entities) },
+  {
+    name: 'rewindable entity()', role: 'variant',
+    create: (m, w) => new RewindablePeer(m, w.options.entities, undefined, { api: 'entity' }),
+  },
+  {
+    name: 'rewindable columns JS', role: 'variant',
+    create: (m, w) => new RewindablePeer(m, w.options.entities, undefined, { wasm: false }),
+  },
   { name: 'TypedArray.set', role: 'bound', create: (m, w) => new TypedArrayPeer(m, w.capacity) },
   { name: 'JSON.stringify', role: 'library', create: (m) => new JsonPeer(m) },
   { name: 'structuredClone', role: 'library', create: (m) => new StructuredClonePeer(m) },
@@ -211,7 +219,7 @@ export async function runPeer(
   // 4. Size.
   const storedBytes = peer.storedBytes();
   context.collectGarbage();
-  const retainedBytes = heapAndBuffers() - base;
+  const retainedBytes = heapAndBuffers() - base + (peer.externalBytes?.() ?? 0);
   const perEntityFrames = maxFrames * plan.entities;
   const bytesFromHeap = !Number.isFinite(storedBytes);
   const result: PeerResult = {
@@ -284,7 +292,7 @@ const COLUMNS: readonly Column[] = [
 export function tableFor(results: readonly PeerResult[]): string[] {
   const subject = results.find((r) => r.role === 'subject');
   const rows = results.map((r) => [
-    r.role === 'bound' ? `${r.peer} (bound)` : r.peer,
+    r.role === 'bound' ? `${r.peer} (bound)` : r.role === 'variant' ? `  ${r.peer}` : r.peer,
     fixed(r.medianNs, 1),
     fixed(r.p99Ns, 1),
     subject ? ratio(r.medianNs / subject.medianNs) : '—',
@@ -350,11 +358,15 @@ export const recordSection: BenchSection = {
     const large = sizes[sizes.length - 1];
     const rw1 = at('rewindable', small);
     const rw10 = at('rewindable', large);
+    const call1 = at('rewindable entity()', small);
+    const call10 = at('rewindable entity()', large);
+    const js1 = at('rewindable columns JS', small);
+    const js10 = at('rewindable columns JS', large);
     const best = (n: number): PeerResult | undefined =>
       all.filter((r) => r.role === 'library' && r.entities === n).sort((a, b) => a.medianNs - b.medianNs)[0];
     const best1 = best(small);
     const best10 = best(large);
-    const maxDeg = Math.max(...all.filter((r) => r.role === 'subject').map((r) => r.maxQuatErrorDeg));
+    const maxDeg = Math.max(...all.filter((r) => r.role === 'subject' || r.role === 'variant').map((r) => r.maxQuatErrorDeg));
     const ringMB = rw1 ? rw1.storedBytes / 1e6 : NaN;
     const defaultFrames = defaultArenaFrames(small);
 
@@ -388,6 +400,11 @@ export const recordSection: BenchSection = {
       maxQuatErrorDeg: round(maxDeg, 4),
       bestPeerRecordNsPerEntity1k: round(best1?.medianNs ?? NaN, 2),
       bestPeer1k: best1?.peer ?? null,
+      recordApi: 'entityColumns (WebAssembly SIMD kernel)',
+      recordNsPerEntityCall1k: round(call1?.medianNs ?? NaN, 2),
+      recordNsPerEntityCall10k: round(call10?.medianNs ?? NaN, 2),
+      recordNsPerEntityJs1k: round(js1?.medianNs ?? NaN, 2),
+      recordNsPerEntityJs10k: round(js10?.medianNs ?? NaN, 2),
       bestPeerRecordNsPerEntity10k: round(best10?.medianNs ?? NaN, 2),
       recordP99NsPerEntity1k: round(rw1?.p99Ns ?? NaN, 2),
       recordP99NsPerEntity10k: round(rw10?.p99Ns ?? NaN, 2),

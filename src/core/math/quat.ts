@@ -3,8 +3,13 @@
  * the three others quantized to 10 bits each over [-1/√2, 1/√2]. The largest component is rebuilt
  * as `sqrt(1 - a² - b² - c²)`; q and -q are the same rotation, so the largest is stored positive.
  *
- * Worst-case error is about 0.274°, near (±½, ±½, ±½, ±½) where the rebuilt largest component collects
- * the others' rounding errors; uniform random rotations stay under 0.26° (tests and `npm run bench`).
+ * The encoder is defined in float32 arithmetic (see `encodeQuatColumns`), so that the WebAssembly
+ * SIMD kernel (src/core/kernel) produces the same bits. It does not simply round each component to
+ * the nearest code: of four candidates (all nearest, or one component moved to its other
+ * neighbouring code) it keeps the one whose decoded quaternion is closest to the input, counting
+ * the error of the rebuilt largest component. Worst case measured (hill climbing): 0.1584°, near
+ * (±½, ±½, ±½, ±½) and near (1/√2, 1/√2, 0, 0); uniform random rotations stay under 0.153° (5M
+ * samples). Nearest rounding alone reached 0.274°. See the tests.
  */
 
 const INV_SQRT2 = Math.SQRT1_2;
@@ -15,7 +20,16 @@ const MASK10 = 1023;
 const SCALE = STEPS / (2 * INV_SQRT2);
 const INV_SCALE = (2 * INV_SQRT2) / STEPS;
 
-/** The three "other" component indices for each largest-component index (branch-free lookup). */
+/**
+ * The encoder's float32 constants. The hot loop of `encodeQuatColumns` repeats them as literals
+ * (optimised code embeds literals, but reloads and checks module constants on every use):
+ * SCALE_F = 722.6631469726562, NORM2_MIN_F = 9.999999682655225e-21, NORM2_MAX_F = 100000002004087730000,
+ * NEAR_ONE_LO_F = 0.9990000128746033, NEAR_ONE_HI_F = 1.0010000467300415.
+ */
+const SCALE_F = Math.fround(SCALE);
+const INV_SCALE_F = Math.fround(INV_SCALE);
+
+/** The three "other" component indices for each largest-component index. */
 const OTHERS = new Uint8Array([1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
 /** The normalised quaternion as float32, and the same bits as int32 (for branch-free compares). */
 const normF32 = new Float32Array(4);
@@ -23,15 +37,38 @@ const normI32 = new Int32Array(normF32.buffer);
 /** The identity (w largest, the others 0). */
 const IDENTITY = (3 << 30) | (MID << 20) | (MID << 10) | MID;
 
+/**
+ * Per code k in [0, 1022], as the encoder computes them in float32: the decoded component
+ * d = (k − 511)·INV_SCALE, its square d², and 1 − d². (Float32Array stores round to float32.)
+ */
+const DEC = new Float32Array(STEPS + 1);
+const SQ = new Float32Array(STEPS + 1);
+const ONE_MINUS_SQ = new Float32Array(STEPS + 1);
+for (let k = 0; k <= STEPS; k++) {
+  DEC[k] = (k - MID) * INV_SCALE_F;
+  SQ[k] = DEC[k] * DEC[k];
+  ONE_MINUS_SQ[k] = 1 - SQ[k];
+}
+/** Entities per block of `encodeQuatColumns`, and the block's idx (−1: invalid) and a, b, c, l. */
+const BLOCK = 128;
+const blockIdx = new Int32Array(BLOCK);
+const blockAbcl = new Float64Array(BLOCK * 4);
+
 /** Outcome of `encodeQuat` on the last call: whether the input had to be repaired. */
 export const quatStatus = { sanitized: false };
 
-const args = new Float64Array(4);
+/** One-entity columns for `encodeQuat` / `encodeQuatAt`, and its one-word output. */
+const oneIn = new Float32Array(4);
+const oneX = new Float32Array(oneIn.buffer, 0, 1);
+const oneY = new Float32Array(oneIn.buffer, 4, 1);
+const oneZ = new Float32Array(oneIn.buffer, 8, 1);
+const oneW = new Float32Array(oneIn.buffer, 12, 1);
+const oneOut = new Int32Array(1);
 
 /**
  * Encodes a rotation (x, y, z, w) as 32 bits, returned as a signed int32 (store it in a typed
- * array). The input need not be normalised; a zero, NaN or infinite quaternion encodes the identity
- * and sets `quatStatus.sanitized`.
+ * array). The input need not be normalised; a zero, NaN, infinite or huge quaternion (float32
+ * squared norm outside (1e-20, 1e20)) encodes the identity and sets `quatStatus.sanitized`.
  *
  * @example
  * const bits = encodeQuat(0, 0, Math.sin(0.5), Math.cos(0.5));
@@ -39,11 +76,12 @@ const args = new Float64Array(4);
  * decodeQuat(bits, out, 0); // ≈ [0, 0, 0.479, 0.878]
  */
 export function encodeQuat(x: number, y: number, z: number, w: number): number {
-  args[0] = x;
-  args[1] = y;
-  args[2] = z;
-  args[3] = w;
-  return encodeQuatAt(args, 0);
+  oneIn[0] = x;
+  oneIn[1] = y;
+  oneIn[2] = z;
+  oneIn[3] = w;
+  quatStatus.sanitized = encodeQuatColumns(oneX, oneY, oneZ, oneW, 1, oneOut, 0) !== 0;
+  return oneOut[0];
 }
 
 /**
@@ -51,49 +89,268 @@ export function encodeQuat(x: number, y: number, z: number, w: number): number {
  * array and an index never boxes a double at a call boundary, so it allocates nothing even when V8
  * does not inline it.
  *
- * The choice of the largest component and of the sign is arithmetic, not branches, because which
- * component is largest changes at random from one entity to the next.
+ * @example
+ * const q = new Float64Array([0, 0, Math.sin(0.5), Math.cos(0.5)]);
+ * const bits = encodeQuatAt(q, 0); // the same as encodeQuat(q[0], q[1], q[2], q[3])
  */
 export function encodeQuatAt(src: ArrayLike<number>, offset: number): number {
-  const x = src[offset], y = src[offset + 1], z = src[offset + 2], w = src[offset + 3];
-  const n2 = x * x + y * y + z * z + w * w;
-  // NaN/Infinity/zero all fail this test (NaN compares false).
-  if (!(n2 > 1e-20 && n2 < 1e20)) {
-    quatStatus.sanitized = true;
-    return IDENTITY;
+  oneIn[0] = src[offset];
+  oneIn[1] = src[offset + 1];
+  oneIn[2] = src[offset + 2];
+  oneIn[3] = src[offset + 3];
+  quatStatus.sanitized = encodeQuatColumns(oneX, oneY, oneZ, oneW, 1, oneOut, 0) !== 0;
+  return oneOut[0];
+}
+
+/**
+ * Encodes `n` rotations stored as columns (`qx[i]`, `qy[i]`, `qz[i]`, `qw[i]` for i in [0, n)) into
+ * `out[outIndex .. outIndex + n)`, and returns how many were invalid (the identity was written for
+ * them). This is the reference encoder: `encodeQuat` and the JavaScript backend of the entity kernel
+ * run it, and the WebAssembly kernel (src/core/kernel/entityKernel.wat) computes the same bits. It
+ * allocates nothing and does not touch `quatStatus`. The caller guarantees that the ranges are in
+ * bounds.
+ *
+ * The definition, every operation in float32 (no fused multiply-add):
+ * 1. n2 = ((x² + y²) + z²) + w²; valid when 1e-20 < n2 < 1e20, otherwise the identity.
+ * 2. n = q · (n2 within 1e-3 of 1 ? 1.5 − 0.5·n2 (one Newton step) : 1 / √n2).
+ * 3. idx = index of the largest |n_i| (ties → lowest index); if n[idx] < 0 negate all four;
+ *    l = |n[idx]|, a, b, c = the others in increasing index order.
+ * 4. For each of a, b, c: t = a·SCALE + 511, near = trunc(t + 0.5), alt = the other neighbour of t
+ *    (near − 1 when near > t, else near + 1) clamped to [0, 1022].
+ * 5. Candidates: all near, or exactly one of a, b, c at alt. Each is decoded (d = (k − 511)·INV_SCALE,
+ *    dl = r > 0 ? √r : 0 with r = ((1 − da²) − db²) − dc²) and scored
+ *    E = (((da−a)² + (db−b)²) + (dc−c)²) + (dl−l)²; the smallest E wins, ties → the earlier candidate.
+ *
+ * Steps 1–3 run in float32 (`Math.fround` after each operation: a double `+ − × ÷ √` of float32
+ * operands rounded to float32 is what float32 hardware computes). Steps 4–5 would need some 50 more
+ * roundings, and each costs about a nanosecond, so a fast path runs them in doubles and keeps its
+ * answer only when every decision has a margin that float32 rounding cannot cross (the answer is
+ * then the float32 one), which holds for about 99 % of rotations:
+ * - t: float32 rounding moves t and t + 0.5 by less than 1e-4, so both must be ≥ 3e-4 from an integer
+ *   (or the component 0: t = 511 exactly);
+ * - E: with r > 0.2 (dl > 0.44) and |dl − l| < 0.01, float32 rounding moves each E by less than
+ *   2.5e-9 (nearly all of it the float32 error of r, ≤ 6e-8, through dl into (dl − l)²), so the
+ *   winner must beat every other candidate by more than 1e-8.
+ * Otherwise `roundExact` decides in float32. Tests compare every path with a literal float32
+ * implementation of the definition.
+ *
+ * @example
+ * const qx = new Float32Array([0]), qy = new Float32Array([0]);
+ * const qz = new Float32Array([Math.sin(0.5)]), qw = new Float32Array([Math.cos(0.5)]);
+ * const out = new Int32Array(1);
+ * const invalid = encodeQuatColumns(qx, qy, qz, qw, 1, out, 0); // 0; out[0] === encodeQuat(0, 0, qz[0], qw[0])
+ */
+export function encodeQuatColumns(
+  qx: Float32Array,
+  qy: Float32Array,
+  qz: Float32Array,
+  qw: Float32Array,
+  n: number,
+  out: Int32Array,
+  outIndex: number,
+): number {
+  // Two passes per block: short loop bodies let the processor overlap several entities, which
+  // hides the latency of the long float32 dependency chains.
+  let invalid = 0;
+  for (let start = 0; start < n; start += BLOCK) {
+    const m = n - start < BLOCK ? n - start : BLOCK;
+    invalid += normaliseBlock(qx, qy, qz, qw, start, m);
+    roundBlock(m, out, outIndex + start);
   }
-  quatStatus.sanitized = false;
-  // Games pass unit quaternions: near 1, one Newton step from 1 is exact to ~4e-7, far below the
-  // quantization step (1.4e-3), and saves a square root and a division.
-  const inv = n2 > 0.999 && n2 < 1.001 ? 1.5 - 0.5 * n2 : 1 / Math.sqrt(n2);
-  const f = normF32;
-  const b = normI32;
-  f[0] = x * inv;
-  f[1] = y * inv;
-  f[2] = z * inv;
-  f[3] = w * inv;
-  // |component| compared as integers (the float's bits without the sign): no data-dependent branch,
-  // because which component is largest changes at random from one entity to the next.
-  const bx = b[0] & 0x7fffffff, by = b[1] & 0x7fffffff, bz = b[2] & 0x7fffffff, bw = b[3] & 0x7fffffff;
-  const d01 = bx - by;
-  const m01 = bx - (d01 & (d01 >> 31)); // max(bx, by)
-  const g01 = d01 >>> 31; // 1 when y beats x
-  const d23 = bz - bw;
-  const m23 = bz - (d23 & (d23 >> 31));
-  const g23 = d23 >>> 31;
-  const high = (m01 - m23) >>> 31; // 1 when the larger of z, w beats the larger of x, y
-  const idx = g01 + high * (2 + g23 - g01);
-  // Negate everything when the largest is negative (q and -q are the same rotation).
-  const scale = SCALE - 2 * SCALE * (b[idx] >>> 31);
-  const o = idx * 3;
-  // |component| ≤ 1/√2, so value + 511.5 is in [0.5, 1022.5]: truncation is rounding, and no clamp
-  // is needed (a normalisation error of 1e-7 can at worst give 1023, still 10 bits and decodable).
-  const qa = (f[OTHERS[o]] * scale + 511.5) | 0;
-  const qb = (f[OTHERS[o + 1]] * scale + 511.5) | 0;
-  const qc = (f[OTHERS[o + 2]] * scale + 511.5) | 0;
-  // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31 would
-  // be boxed as a heap number on every return. Stored into a Uint32Array it is the same 32 bits.
-  return (idx << 30) | (qa << 20) | (qb << 10) | qc;
+  return invalid;
+}
+
+/**
+ * Steps 1–3 for entities [start, start + m): idx (−1 when invalid) into `blockIdx`, and a, b, c, l
+ * into `blockAbcl`. Returns how many are invalid.
+ */
+function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw: Float32Array, start: number, m: number): number {
+  const fr = Math.fround;
+  const nf = normF32, nb = normI32, ids = blockIdx, abcl = blockAbcl;
+  let invalid = 0;
+  for (let j = 0; j < m; j++) {
+    const i = start + j;
+    const x = qx[i], y = qy[i], z = qz[i], w = qw[i];
+    const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
+    // NaN, ±Infinity, zero and huge all fail this test (NaN compares false). float32 1e-20, 1e20.
+    if (!(n2 > 9.999999682655225e-21 && n2 < 100000002004087730000)) {
+      ids[j] = -1;
+      invalid++;
+      continue;
+    }
+    // Games pass unit quaternions: within float32 0.999 .. 1.001 one Newton step is exact to ~4e-7,
+    // far below the quantization step (1.4e-3), and saves a square root and a division. 0.5·n2 is exact.
+    const inv = n2 > 0.9990000128746033 && n2 < 1.0010000467300415 ? fr(1.5 - 0.5 * n2) : fr(1 / fr(Math.sqrt(n2)));
+    // The float32 stores round x·inv etc.; their bits as int32, sign cleared, order like |values|.
+    // No branch depends on the data: which component is largest and the signs change at random
+    // from one entity to the next, and mispredicted branches would cost more than the arithmetic.
+    nf[0] = x * inv;
+    nf[1] = y * inv;
+    nf[2] = z * inv;
+    nf[3] = w * inv;
+    const bx = nb[0] & 0x7fffffff, by = nb[1] & 0x7fffffff, bz = nb[2] & 0x7fffffff, bw = nb[3] & 0x7fffffff;
+    let d = bx - by;
+    const m01 = bx - (d & (d >> 31)); // max(|x|, |y|)
+    const g01 = d >>> 31; // 1 when |y| > |x|
+    d = bz - bw;
+    const m23 = bz - (d & (d >> 31));
+    const g23 = d >>> 31;
+    const high = (m01 - m23) >>> 31; // 1 when max(|z|, |w|) > max(|x|, |y|)
+    const idx = g01 + high * (2 + g23 - g01);
+    // q and -q are the same rotation: negate all when the largest is negative (exact).
+    const sign = 1 - 2 * (nb[idx] >>> 31);
+    const k = j * 4;
+    ids[j] = idx;
+    // The others in increasing index order (OTHERS): a = idx 0 ? y : x, b = idx ≥ 2 ? y : z,
+    // c = idx 3 ? z : w.
+    abcl[k] = nf[((idx + 3) >> 2) ^ 1] * sign;
+    abcl[k + 1] = nf[2 - (idx >> 1)] * sign;
+    abcl[k + 2] = nf[3 - ((idx >> 1) & idx)] * sign;
+    abcl[k + 3] = Math.abs(nf[idx]);
+  }
+  return invalid;
+}
+
+/** Steps 4–5 for the `m` entities of `blockIdx` / `blockAbcl`, codes into `out[at ..]`. */
+function roundBlock(m: number, out: Int32Array, at: number): void {
+  const dec = DEC, sq = SQ, oms = ONE_MINUS_SQ, ids = blockIdx, abcl = blockAbcl;
+  for (let j = 0; j < m; j++) {
+    const idx = ids[j];
+    if (idx < 0) {
+      out[at + j] = IDENTITY;
+      continue;
+    }
+    const k4 = j * 4;
+    const a = abcl[k4], b = abcl[k4 + 1], c = abcl[k4 + 2], l = abcl[k4 + 3];
+    // Fast path (see above), in doubles. f = t − near is in [−0.5, 0.5); alt = near − 1 when f < 0,
+    // else near + 1, and (f + 1) | 0 is 0 or 1. The clamp maps −1 to 0 and 1023 to 1022.
+    const ua = a * 722.6631469726562 + 511, ub = b * 722.6631469726562 + 511, uc = c * 722.6631469726562 + 511;
+    const ka = (ua + 0.5) | 0, kb = (ub + 0.5) | 0, kc = (uc + 0.5) | 0;
+    const fa = ua - ka, fb = ub - kb, fc = uc - kc;
+    const ga = Math.abs(fa), gb = Math.abs(fb), gc = Math.abs(fc);
+    // A zero component (2D rotations have two) gives t = 511 exactly in both, margin or not.
+    if (((ga > 3e-4 && ga < 0.4997) || a === 0) && ((gb > 3e-4 && gb < 0.4997) || b === 0) && ((gc > 3e-4 && gc < 0.4997) || c === 0)) {
+      let xa = ka - 1 + 2 * ((fa + 1) | 0), xb = kb - 1 + 2 * ((fb + 1) | 0), xc = kc - 1 + 2 * ((fc + 1) | 0);
+      xa -= (xa >> 31) + ((xa + 1) >> 10);
+      xb -= (xb >> 31) + ((xb + 1) >> 10);
+      xc -= (xc >> 31) + ((xc + 1) >> 10);
+      let e = dec[ka] - a;
+      const ena = e * e;
+      e = dec[xa] - a;
+      const exa = e * e;
+      e = dec[kb] - b;
+      const enb = e * e;
+      e = dec[xb] - b;
+      const exb = e * e;
+      e = dec[kc] - c;
+      const enc = e * e;
+      e = dec[xc] - c;
+      const exc = e * e;
+      const snb = sq[kb], snc = sq[kc];
+      const r1a = oms[ka];
+      const r2ab = r1a - snb;
+      const r0 = r2ab - snc;
+      const r1 = oms[xa] - snb - snc;
+      const r2 = r1a - sq[xb] - snc;
+      const r3 = r2ab - sq[xc];
+      if (r0 > 0.2 && r1 > 0.2 && r2 > 0.2 && r3 > 0.2) {
+        const l0 = Math.sqrt(r0) - l, l1 = Math.sqrt(r1) - l, l2 = Math.sqrt(r2) - l, l3 = Math.sqrt(r3) - l;
+        if (Math.abs(l0) < 0.01 && Math.abs(l1) < 0.01 && Math.abs(l2) < 0.01 && Math.abs(l3) < 0.01) {
+          // Here E < 1.2e-4: in units of 2^-40 (floor) it is an int32, and integer min/max give the
+          // winner (w: strictly below the best so far) and the runner-up without branches. A gap of
+          // more than 10995 units is more than 1e-8.
+          const e0 = ((ena + enb + enc + l0 * l0) * 1099511627776) | 0;
+          const e1 = ((exa + enb + enc + l1 * l1) * 1099511627776) | 0;
+          const e2 = ((ena + exb + enc + l2 * l2) * 1099511627776) | 0;
+          const e3 = ((ena + enb + exc + l3 * l3) * 1099511627776) | 0;
+          let d = e1 - e0;
+          let s = d & (d >> 31);
+          const w1 = d >>> 31;
+          let best = e0 + s;
+          let second = e1 - s;
+          d = e2 - best;
+          s = d & (d >> 31);
+          const w2 = d >>> 31;
+          let hi = e2 - s;
+          best += s;
+          d = hi - second;
+          second += d & (d >> 31);
+          d = e3 - best;
+          s = d & (d >> 31);
+          const w3 = d >>> 31;
+          hi = e3 - s;
+          best += s;
+          d = hi - second;
+          second += d & (d >> 31);
+          if (second - best > 10995) {
+            const p2 = w2 & (w3 ^ 1);
+            const p1 = w1 & (w2 ^ 1) & (w3 ^ 1);
+            // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31
+            // would be boxed as a heap number. Stored into a Uint32Array it is the same 32 bits.
+            out[at + j] = (idx << 30) | ((ka + p1 * (xa - ka)) << 20) | ((kb + p2 * (xb - kb)) << 10) | (kc + w3 * (xc - kc));
+            continue;
+          }
+        }
+      }
+    }
+    roundExact(idx, k4, out, at + j);
+  }
+}
+
+/**
+ * Steps 4–5 of `encodeQuatColumns` in float32, for a, b, c, l at `blockAbcl[k4 ..]`: writes the code
+ * of the rotation whose largest component is `idx` to `out[at]` (a store, not a return value: an
+ * int32 above 2^30 returned from a call is boxed where V8 has 31-bit small integers).
+ */
+function roundExact(idx: number, k4: number, out: Int32Array, at: number): void {
+  const fr = Math.fround;
+  const a = blockAbcl[k4], b = blockAbcl[k4 + 1], c = blockAbcl[k4 + 2], l = blockAbcl[k4 + 3];
+  const S = SCALE_F;
+  const ta = fr(fr(a * S) + MID), tb = fr(fr(b * S) + MID), tc = fr(fr(c * S) + MID);
+  // |a| ≤ ~1/√2, so t + 0.5 > 0 and `| 0` truncates.
+  const na = fr(ta + 0.5) | 0, nb = fr(tb + 0.5) | 0, nc = fr(tc + 0.5) | 0;
+  let xa = na > ta ? na - 1 : na + 1;
+  let xb = nb > tb ? nb - 1 : nb + 1;
+  let xc = nc > tc ? nc - 1 : nc + 1;
+  xa = xa < 0 ? 0 : xa > STEPS ? STEPS : xa;
+  xb = xb < 0 ? 0 : xb > STEPS ? STEPS : xb;
+  xc = xc < 0 ? 0 : xc > STEPS ? STEPS : xc;
+  // Squared errors of the decoded values (DEC, SQ, ONE_MINUS_SQ hold the float32 d, d², 1 − d²).
+  let e = fr(DEC[na] - a);
+  const ena = fr(e * e);
+  e = fr(DEC[xa] - a);
+  const exa = fr(e * e);
+  e = fr(DEC[nb] - b);
+  const enb = fr(e * e);
+  e = fr(DEC[xb] - b);
+  const exb = fr(e * e);
+  e = fr(DEC[nc] - c);
+  const enc = fr(e * e);
+  e = fr(DEC[xc] - c);
+  const exc = fr(e * e);
+  const r2ab = fr(ONE_MINUS_SQ[na] - SQ[nb]);
+  const r0 = fr(r2ab - SQ[nc]);
+  const r1 = fr(fr(ONE_MINUS_SQ[xa] - SQ[nb]) - SQ[nc]);
+  const r2 = fr(fr(ONE_MINUS_SQ[na] - SQ[xb]) - SQ[nc]);
+  const r3 = fr(r2ab - SQ[xc]);
+  e = fr((r0 > 0 ? fr(Math.sqrt(r0)) : 0) - l);
+  const e0 = fr(fr(fr(ena + enb) + enc) + fr(e * e));
+  e = fr((r1 > 0 ? fr(Math.sqrt(r1)) : 0) - l);
+  const e1 = fr(fr(fr(exa + enb) + enc) + fr(e * e));
+  e = fr((r2 > 0 ? fr(Math.sqrt(r2)) : 0) - l);
+  const e2 = fr(fr(fr(ena + exb) + enc) + fr(e * e));
+  e = fr((r3 > 0 ? fr(Math.sqrt(r3)) : 0) - l);
+  const e3 = fr(fr(fr(ena + enb) + exc) + fr(e * e));
+  let best = e0;
+  let pick = 0;
+  if (e1 < best) {
+    best = e1; pick = 1;
+  }
+  if (e2 < best) {
+    best = e2; pick = 2;
+  }
+  if (e3 < best) pick = 3;
+  out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { MAX_HANDLES } from '../format/layout';
 
-const PAGE_BITS = 12;
+/** Ids per page of the id → handle map is 2^ID_PAGE_BITS. */
+export const ID_PAGE_BITS = 12;
+const PAGE_BITS = ID_PAGE_BITS;
 const PAGE_SIZE = 1 << PAGE_BITS;
 
 /**
@@ -18,14 +20,17 @@ export class EntityTable {
   public spawnFrames: Int32Array;
   /** Last frame the entity was recorded in. */
   public lastFrames: Int32Array;
-  /** Index of the entity in its last recorded frame (to repair a NaN position from). */
-  public lastIndex: Int32Array;
   /** Kind index (see `kinds`), or -1 when none was described. */
   public kindOf: Int32Array;
   /** 1 while the handle is in use. */
   public used: Uint8Array;
   /** 1 once `despawn` ended the life (a later record of the id starts a new one). */
   public ended: Uint8Array;
+  /**
+   * The recorder's one-load continuity test: the last frame the life was recorded in while open,
+   * or -1 once it ended. Equal to `lastFrames[h]` while `ended[h]` is 0.
+   */
+  public openFrames: Int32Array;
   /** Labels by handle. */
   public labels: Array<string | undefined> = [];
   /** Kind names; a kind's index is its position here. */
@@ -34,7 +39,16 @@ export class EntityTable {
   public readonly skeletons: Array<Int16Array | undefined> = [];
 
   private readonly kindIndex = new Map<string, number>();
-  private readonly pages: Array<Int32Array | undefined> = [];
+  /**
+   * The id → handle map, in pages of 4,096 ids kept in one pool: `dir[id >>> 12]` is 0 when no id
+   * of that range was ever mapped, else 1 + the offset of its page in `pool`, and
+   * `pool[offset + (id & 4095)]` is the handle + 1 (0: none). Two flat typed arrays, so the
+   * recorder's hot loop (which inlines `lookup`) reads them without a per-entity type check. `pool`
+   * is replaced when it grows: read it again after `allocate`.
+   */
+  public readonly dir: Int32Array;
+  public pool: Int32Array;
+  private poolPages = 0;
   private free: Int32Array;
   private freeCount = 0;
   private next = 0;
@@ -46,11 +60,13 @@ export class EntityTable {
     this.ids = new Int32Array(cap);
     this.spawnFrames = new Int32Array(cap);
     this.lastFrames = new Int32Array(cap);
-    this.lastIndex = new Int32Array(cap);
     this.kindOf = new Int32Array(cap);
     this.used = new Uint8Array(cap);
     this.ended = new Uint8Array(cap);
+    this.openFrames = new Int32Array(cap);
     this.free = new Int32Array(cap);
+    this.dir = new Int32Array(Math.ceil(maxEntityId / PAGE_SIZE));
+    this.pool = new Int32Array(4 * PAGE_SIZE);
   }
 
   /** Handle capacity before the next growth. */
@@ -63,21 +79,27 @@ export class EntityTable {
     return this.next;
   }
 
-  /** The handle currently mapped to a numeric id, or -1. */
+  /** The handle currently mapped to a numeric id, or -1 (also for anything but an id in range). */
   public lookup(id: number): number {
-    const page = this.pages[id >>> PAGE_BITS];
-    return page === undefined ? -1 : page[id & (PAGE_SIZE - 1)] - 1;
+    if (!(id >= 0 && id < this.maxEntityId && (id | 0) === id)) return -1;
+    const page = this.dir[id >>> PAGE_BITS];
+    return page === 0 ? -1 : this.pool[page - 1 + (id & (PAGE_SIZE - 1))] - 1;
   }
 
-  /** Maps `id` to `handle` (pages of the id map are created on first use of their range). */
+  /** Maps `id` (in range) to `handle`; the page of its range is taken from the pool on first use. */
   public map(id: number, handle: number): void {
     const p = id >>> PAGE_BITS;
-    let page = this.pages[p];
-    if (page === undefined) {
-      page = new Int32Array(PAGE_SIZE);
-      this.pages[p] = page;
+    let page = this.dir[p];
+    if (page === 0) {
+      if ((this.poolPages + 1) * PAGE_SIZE > this.pool.length) {
+        const grown = new Int32Array(this.pool.length * 2);
+        grown.set(this.pool);
+        this.pool = grown;
+      }
+      page = this.poolPages++ * PAGE_SIZE + 1;
+      this.dir[p] = page;
     }
-    page[id & (PAGE_SIZE - 1)] = handle + 1;
+    this.pool[page - 1 + (id & (PAGE_SIZE - 1))] = handle + 1;
   }
 
   /** Starts a new life for `id` at `frame` and returns its handle, or -1 when all handles are in use. */
@@ -93,7 +115,7 @@ export class EntityTable {
     this.ids[h] = id;
     this.spawnFrames[h] = frame;
     this.lastFrames[h] = frame;
-    this.lastIndex[h] = -1;
+    this.openFrames[h] = frame;
     this.kindOf[h] = -1;
     this.used[h] = 1;
     this.ended[h] = 0;
@@ -101,6 +123,12 @@ export class EntityTable {
     this.liveCount++;
     this.map(id, h);
     return h;
+  }
+
+  /** Ends the life of handle `h`: a later record of its id starts a new life. */
+  public end(h: number): void {
+    this.ended[h] = 1;
+    this.openFrames[h] = -1;
   }
 
   /** Returns a handle to the pool; its id stops mapping to it unless a newer life took the id. */
@@ -127,7 +155,9 @@ export class EntityTable {
   /** Forgets every handle and id mapping (kinds and skeletons are kept). */
   public clear(): void {
     for (let h = 0; h < this.next; h++) if (this.used[h]) this.release(h);
-    this.pages.length = 0;
+    this.dir.fill(0);
+    this.pool.fill(0);
+    this.poolPages = 0;
     this.freeCount = 0;
     this.next = 0;
     this.liveCount = 0;
@@ -148,10 +178,10 @@ export class EntityTable {
     this.ids = g32(this.ids);
     this.spawnFrames = g32(this.spawnFrames);
     this.lastFrames = g32(this.lastFrames);
-    this.lastIndex = g32(this.lastIndex);
     this.kindOf = g32(this.kindOf);
     this.used = g8(this.used);
     this.ended = g8(this.ended);
+    this.openFrames = g32(this.openFrames);
     this.free = g32(this.free);
   }
 }

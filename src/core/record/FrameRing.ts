@@ -13,8 +13,10 @@
  * ring.commit(frameNumber, words);
  */
 export class FrameRing {
-  /** The arena, viewed four ways. */
+  /** The buffer holding the arena (the arena may start at `byteOffset` of a larger buffer). */
   public readonly buffer: ArrayBuffer;
+  /** Byte offset of the arena in `buffer`; the views below start there, so indices are arena-relative. */
+  public readonly byteOffset: number;
   public readonly u32: Uint32Array;
   public readonly f32: Float32Array;
   public readonly f64: Float64Array;
@@ -37,17 +39,28 @@ export class FrameRing {
   /** Called with each frame number as it is evicted, oldest first. */
   public onEvict: ((frame: number) => void) | null = null;
 
-  public constructor(arenaBytes: number, maxFrames: number) {
+  /**
+   * `storage`: place the arena at `byteOffset` (a multiple of 8) of an existing buffer holding at least
+   * `arenaBytes` from there (the recorder shares one buffer with its WebAssembly kernel); by default
+   * the arena gets a buffer of its own.
+   */
+  public constructor(arenaBytes: number, maxFrames: number, storage?: { buffer: ArrayBuffer; byteOffset: number }) {
     if (!(arenaBytes >= 1024)) throw new RangeError(`rewindable: arenaBytes must be at least 1024 (got ${arenaBytes})`);
     if (!(maxFrames >= 1 && (maxFrames | 0) === maxFrames)) {
       throw new RangeError(`rewindable: maxFrames must be a positive integer (got ${maxFrames})`);
     }
     this.arenaWords = Math.floor(arenaBytes / 8) * 2;
-    this.buffer = new ArrayBuffer(this.arenaWords * 4);
-    this.u32 = new Uint32Array(this.buffer);
-    this.f32 = new Float32Array(this.buffer);
-    this.f64 = new Float64Array(this.buffer);
-    this.u8 = new Uint8Array(this.buffer);
+    const bytes = this.arenaWords * 4;
+    if (storage !== undefined && !(storage.byteOffset % 8 === 0 && storage.byteOffset >= 0 &&
+        storage.byteOffset + bytes <= storage.buffer.byteLength)) {
+      throw new RangeError(`rewindable: arena storage at ${storage.byteOffset} cannot hold ${bytes} bytes`);
+    }
+    this.buffer = storage === undefined ? new ArrayBuffer(bytes) : storage.buffer;
+    this.byteOffset = storage === undefined ? 0 : storage.byteOffset;
+    this.u32 = new Uint32Array(this.buffer, this.byteOffset, this.arenaWords);
+    this.f32 = new Float32Array(this.buffer, this.byteOffset, this.arenaWords);
+    this.f64 = new Float64Array(this.buffer, this.byteOffset, this.arenaWords / 2);
+    this.u8 = new Uint8Array(this.buffer, this.byteOffset, bytes);
     this.maxFrames = maxFrames;
     this.slotOffset = new Uint32Array(maxFrames);
     this.slotWords = new Uint32Array(maxFrames);

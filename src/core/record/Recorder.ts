@@ -1,19 +1,33 @@
-import { QUAT_IDENTITY_BITS, encodeQuatAt, quatStatus } from '../math/quat';
+import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns } from '../math/quat';
 import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HEADER_WORDS,
   H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
   H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
   H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT,
 } from '../format/layout';
+import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
 import { ChannelRegistry } from './ChannelRegistry';
 import { DrawRecorder } from './DrawRecorder';
-import { EntityTable } from './EntityTable';
+import { EntityTable, ID_PAGE_BITS } from './EntityTable';
 import { FrameRing } from './FrameRing';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayers } from './StaticLayers';
 import { DeathQueue } from './DeathQueue';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions } from './RecorderOptions';
+import type { EntityColumns } from './EntityColumns';
+
+/** Staging columns for one entity's bone rotations (the batch encoder reads columns). */
+const BONE_QX = new Float32Array(MAX_BONES);
+const BONE_QY = new Float32Array(MAX_BONES);
+const BONE_QZ = new Float32Array(MAX_BONES);
+const BONE_QW = new Float32Array(MAX_BONES);
+
+const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;
+
+/** A quaternion's float32 squared norm must lie strictly between these to be encoded (the kernel's test). */
+const NORM2_MIN = Math.fround(1e-20);
+const NORM2_MAX = Math.fround(1e20);
 
 /**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
@@ -51,17 +65,28 @@ export class Recorder {
   private nextFrame = 0;
   private time = 0;
   private dt = 0;
-  // Raw input of the open frame: ids, flags and 7 floats (position, quaternion) per entity call.
-  // `entity()` only copies its arguments here, so it is small enough for V8 to inline into the
-  // game's loop (no double is boxed at a call); ids resolve and quaternions encode at `endFrame`.
+  // Raw input of the open frame, one column per field: ids, flags, and the kernel's float columns
+  // (position, quaternion). `entity()` only copies its arguments here, so it is small enough for V8
+  // to inline into the game's loop (no double is boxed at a call); at `endFrame` the kernel encodes
+  // the quaternions and packs the positions straight into the arena, and the ids resolve in JS.
+  private readonly kernel: EntityKernel;
   private readonly inIds: Int32Array;
   private readonly inFlags: Uint8Array;
-  private readonly inFloats: Float32Array;
+  private readonly inX: Float32Array;
+  private readonly inY: Float32Array;
+  private readonly inZ: Float32Array;
+  private readonly inQx: Float32Array;
+  private readonly inQy: Float32Array;
+  private readonly inQz: Float32Array;
+  private readonly inQw: Float32Array;
   /** Handles of the kept entities of this frame, in order. */
   private handles: Int32Array;
   /** Index of the kept entity each staged entry became, or -1 when it was dropped. */
   private readonly keptIndex: Int32Array;
   private prevHandles: Int32Array;
+  /** Ids of the kept entities of this frame, and of the previous one (parallel to the handles). */
+  private keptIds: Int32Array;
+  private prevIds: Int32Array;
   private prevCount = 0;
   private count = 0;
   private readonly despawnIds: Int32Array;
@@ -72,6 +97,7 @@ export class Recorder {
   private lastEntityId = -1;
   private boneWords: Uint32Array;
   private boneFloats: Float32Array;
+  private boneWordsI32: Int32Array;
   private boneCount = 0;
   private events: Uint32Array;
   private eventFloats: Float32Array;
@@ -83,6 +109,7 @@ export class Recorder {
   private readonly deaths: DeathQueue;
   private readonly eventKindIndex = new Map<string, number>();
   private readonly pendingKinds = new Map<number, { kind: string; label: string | undefined }>();
+  /** Warning keys already reported: each kind of problem is reported once, and its message is only built then. */
   private readonly warned = new Set<string>();
   private readonly warnFn: (key: string, message: string) => void;
 
@@ -104,7 +131,13 @@ export class Recorder {
         // A throwing warning handler must not take the game down.
       }
     };
-    this.ring = new FrameRing(o.arenaBytes, o.maxFrames);
+    // One buffer for the kernel's staging columns and the arena, so the kernel writes frames in place.
+    const arenaBytes = o.arenaBytes >= 1024 ? Math.floor(o.arenaBytes / 8) * 8 : 0;
+    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, arenaBytes, { wasm: o.wasm });
+    this.ring = new FrameRing(o.arenaBytes, o.maxFrames, { buffer: this.kernel.buffer, byteOffset: this.kernel.extraOffset });
+    if (o.wasm && this.kernel.fallbackReason !== undefined) {
+      this.warnFn('kernel', `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`);
+    }
     this.ring.onEvict = (frame) => this.onEvict(frame);
     this.entities = new EntityTable(Math.min(o.maxEntitiesPerFrame * 2, 1 << 16), o.maxEntityId);
     this.channels = new ChannelRegistry(o.primitiveBudget);
@@ -118,19 +151,37 @@ export class Recorder {
     const n = o.maxEntitiesPerFrame;
     this.inIds = new Int32Array(n);
     this.inFlags = new Uint8Array(n);
-    this.inFloats = new Float32Array(n * 7);
+    const k = this.kernel;
+    this.inX = k.x;
+    this.inY = k.y;
+    this.inZ = k.z;
+    this.inQx = k.qx;
+    this.inQy = k.qy;
+    this.inQz = k.qz;
+    this.inQw = k.qw;
     this.keptIndex = new Int32Array(n);
     this.handles = new Int32Array(n);
     this.prevHandles = new Int32Array(n);
+    this.keptIds = new Int32Array(n);
+    this.prevIds = new Int32Array(n);
     this.despawnIds = new Int32Array(n);
     this.despawnAt = new Int32Array(n);
     this.boneWords = new Uint32Array(Math.max(0, o.maxBoneWordsPerFrame | 0));
     this.boneFloats = new Float32Array(this.boneWords.buffer);
+    this.boneWordsI32 = new Int32Array(this.boneWords.buffer);
     this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
     this.eventFloats = new Float32Array(this.events.buffer);
     this.deaths = new DeathQueue(this.entities.capacity);
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
+  }
+
+  /**
+   * What encodes rotations and packs positions: `'wasm-simd'` (the WebAssembly kernel) or `'js'`
+   * (the option `wasm: false`, or a platform without WebAssembly SIMD). Both store the same bytes.
+   */
+  public get backend(): 'wasm-simd' | 'js' {
+    return this.kernel.backend;
   }
 
   /** Whether a frame is open (between `beginFrame` and `endFrame`). */
@@ -203,15 +254,13 @@ export class Recorder {
     if (!this.frameOpen || n >= this.inIds.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
       return this.refuse(id);
     }
-    const p = n * 7;
-    const s = this.inFloats;
-    s[p] = x;
-    s[p + 1] = y;
-    s[p + 2] = z;
-    s[p + 3] = qx;
-    s[p + 4] = qy;
-    s[p + 5] = qz;
-    s[p + 6] = qw;
+    this.inX[n] = x;
+    this.inY[n] = y;
+    this.inZ[n] = z;
+    this.inQx[n] = qx;
+    this.inQy[n] = qy;
+    this.inQz[n] = qz;
+    this.inQw[n] = qw;
     this.inIds[n] = id;
     this.inFlags[n] = flags;
     this.lastEntityId = id;
@@ -219,9 +268,10 @@ export class Recorder {
   }
 
   /**
-   * Records `count` entities from flat arrays (an ECS's own storage): `ids[i]`, positions x, y, z
-   * at `positions[i * 3]`, rotations x, y, z, w at `rotations[i * 4]`, and optionally `flags[i]`.
-   * Same rules as `entity`; no argument is a double, so no engine boxes one, whatever it inlines.
+   * Records `count` entities from interleaved flat arrays (an ECS's own storage): `ids[i]`,
+   * positions x, y, z at `positions[i * 3]`, rotations x, y, z, w at `rotations[i * 4]`, and
+   * optionally `flags[i]`. Same rules as `entity`, in the same order; no argument is a double, so no
+   * engine boxes one, whatever it inlines.
    *
    * @example
    * recorder.entityBatch(world.count, world.ids, world.positions, world.rotations, world.flags);
@@ -230,28 +280,120 @@ export class Recorder {
     count: number, ids: ArrayLike<number>, positions: ArrayLike<number>, rotations: ArrayLike<number>,
     flags?: ArrayLike<number>,
   ): void {
-    const s = this.inFloats;
+    if (!this.frameOpen) return this.outside();
+    const X = this.inX, Y = this.inY, Z = this.inZ;
+    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
+    const inIds = this.inIds, inFlags = this.inFlags;
+    const cap = inIds.length;
     const max = this.options.maxEntityId;
+    let n = this.count;
     for (let i = 0; i < count; i++) {
-      const n = this.count;
       const id = ids[i];
-      if (!this.frameOpen || n >= this.inIds.length || !(id >= 0 && id < max && (id | 0) === id)) {
+      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
         this.refuse(id);
         continue;
       }
-      const p = n * 7;
-      s[p] = positions[i * 3];
-      s[p + 1] = positions[i * 3 + 1];
-      s[p + 2] = positions[i * 3 + 2];
-      s[p + 3] = rotations[i * 4];
-      s[p + 4] = rotations[i * 4 + 1];
-      s[p + 5] = rotations[i * 4 + 2];
-      s[p + 6] = rotations[i * 4 + 3];
-      this.inIds[n] = id;
-      this.inFlags[n] = flags === undefined ? 0 : flags[i];
+      X[n] = positions[i * 3];
+      Y[n] = positions[i * 3 + 1];
+      Z[n] = positions[i * 3 + 2];
+      QX[n] = rotations[i * 4];
+      QY[n] = rotations[i * 4 + 1];
+      QZ[n] = rotations[i * 4 + 2];
+      QW[n] = rotations[i * 4 + 3];
+      inIds[n] = id;
+      inFlags[n] = flags === undefined ? 0 : flags[i];
       this.lastEntityId = id;
-      this.count = n + 1;
+      n++;
     }
+    this.count = n;
+  }
+
+  /**
+   * Records `count` entities from one array per field (structure of arrays, as bitECS and most
+   * data-oriented games keep them): `columns.ids[i]`, `columns.x[i]`, ... `columns.qw[i]` and
+   * optionally `columns.flags[i]`. Build the `columns` object once and reuse it every frame. Same
+   * rules as `entity`, in the same order. The fastest way to record many entities.
+   *
+   * @example
+   * const columns = { ids: world.ids, x: world.x, y: world.y, z: world.z,
+   *   qx: world.qx, qy: world.qy, qz: world.qz, qw: world.qw, flags: world.flags };
+   * recorder.entityColumns(world.count, columns); // every frame
+   */
+  public entityColumns(count: number, columns: EntityColumns): void {
+    if (!this.frameOpen) return this.outside();
+    const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
+    const max = this.options.maxEntityId;
+    const n = this.count;
+    const c = count > 0 ? count | 0 : 0;
+    // Fast path: every id valid, typed-array columns that fit the staging area: each column is one
+    // block copy (`TypedArray.set` of the whole column, no view allocated), not a per-entity loop.
+    let valid = 0;
+    while (valid < c) {
+      const id = ids[valid];
+      if (!(id >= 0 && id < max && (id | 0) === id)) break;
+      valid++;
+    }
+    if (valid === c && c > 0 && this.fitsBlock(ids, n, c) && this.fitsBlock(x, n, c) && this.fitsBlock(y, n, c) &&
+        this.fitsBlock(z, n, c) && this.fitsBlock(qx, n, c) && this.fitsBlock(qy, n, c) && this.fitsBlock(qz, n, c) &&
+        this.fitsBlock(qw, n, c) && (flags === undefined || this.fitsBlock(flags, n, c))) {
+      this.inIds.set(ids as Int32Array, n);
+      this.inX.set(x as Float32Array, n);
+      this.inY.set(y as Float32Array, n);
+      this.inZ.set(z as Float32Array, n);
+      this.inQx.set(qx as Float32Array, n);
+      this.inQy.set(qy as Float32Array, n);
+      this.inQz.set(qz as Float32Array, n);
+      this.inQw.set(qw as Float32Array, n);
+      if (flags === undefined) this.inFlags.fill(0, n, n + c);
+      else this.inFlags.set(flags as Uint8Array, n);
+      this.lastEntityId = ids[c - 1];
+      this.count = n + c;
+      return;
+    }
+    this.stageColumns(c, columns);
+  }
+
+  /**
+   * Whether `column` can be block-copied into the staging area at `n` for `count` entities: a typed
+   * array that fits, and at most twice as long as needed (copying a mostly empty column costs more
+   * than the loop).
+   */
+  private fitsBlock(column: ArrayLike<number>, n: number, count: number): boolean {
+    const len = column.length;
+    return len >= count && len <= 2 * count + 64 && n + len <= this.inIds.length && ArrayBuffer.isView(column);
+  }
+
+  /** `entityColumns` one entity at a time: for plain arrays, bad ids, long columns, or a full stage. */
+  private stageColumns(count: number, columns: EntityColumns): void {
+    const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
+    const X = this.inX, Y = this.inY, Z = this.inZ;
+    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
+    const inIds = this.inIds, inFlags = this.inFlags;
+    const cap = inIds.length;
+    const max = this.options.maxEntityId;
+    let n = this.count;
+    let last = this.lastEntityId;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
+        this.count = n;
+        this.refuse(id);
+        continue;
+      }
+      X[n] = x[i];
+      Y[n] = y[i];
+      Z[n] = z[i];
+      QX[n] = qx[i];
+      QY[n] = qy[i];
+      QZ[n] = qz[i];
+      QW[n] = qw[i];
+      inIds[n] = id;
+      inFlags[n] = flags === undefined ? 0 : flags[i];
+      last = id;
+      n++;
+    }
+    this.lastEntityId = last;
+    this.count = n;
   }
 
   /**
@@ -264,7 +406,7 @@ export class Recorder {
     if (!this.frameOpen) return this.outside();
     if (id !== this.lastEntityId || this.count === 0) {
       this.stats.bonesDropped++;
-      this.warnFn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
+      if (!this.warned.has('bones')) this.warnFn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
       return;
     }
     const c = count | 0;
@@ -272,14 +414,24 @@ export class Recorder {
     if (c <= 0 || c > MAX_BONES || this.boneCount + words > this.boneWords.length ||
         rotations.length < c * 4 || offsets.length < c * 3) {
       this.stats.bonesDropped++;
-      this.warnFn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
+      if (!this.warned.has('bonecap')) this.warnFn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
       return;
     }
     const w = this.boneWords;
     const fl = this.boneFloats;
     let at = this.boneCount;
     w[at++] = (this.count - 1) | (c << BONE_INDEX_BITS);
-    for (let i = 0; i < c; i++) w[at++] = encodeQuatAt(rotations, i * 4);
+    // The bone rotations go through the batch encoder (columns), much cheaper per rotation than
+    // one encodeQuatAt call each; invalid ones get the identity, as for entities.
+    const bx = BONE_QX, by = BONE_QY, bz = BONE_QZ, bw = BONE_QW;
+    for (let i = 0; i < c; i++) {
+      bx[i] = rotations[i * 4];
+      by[i] = rotations[i * 4 + 1];
+      bz[i] = rotations[i * 4 + 2];
+      bw[i] = rotations[i * 4 + 3];
+    }
+    encodeQuatColumns(bx, by, bz, bw, c, this.boneWordsI32, at);
+    at += c;
     for (let i = 0; i < c * 3; i++) {
       const v = offsets[i];
       fl[at++] = v - v === 0 ? v : 0;
@@ -331,7 +483,7 @@ export class Recorder {
 
   private endLife(id: number): void {
     const h = this.entities.lookup(id);
-    if (h >= 0) this.entities.ended[h] = 1;
+    if (h >= 0) this.entities.end(h);
   }
 
   /** The index of an event kind, registering it on first use. */
@@ -353,7 +505,7 @@ export class Recorder {
     if (!this.frameOpen) return this.outside();
     const k = typeof kind === 'number' ? kind : this.eventKind(kind);
     if (!(k >= 0 && k < this.eventKinds.length) || this.eventCount * EVENT_WORDS >= this.events.length) {
-      this.warnFn('event', `rewindable: event dropped (unknown kind ${String(kind)} or over maxEventsPerFrame)`);
+      if (!this.warned.has('event')) this.warnFn('event', `rewindable: event dropped (unknown kind ${String(kind)} or over maxEventsPerFrame)`);
       return;
     }
     const at = this.eventCount * EVENT_WORDS;
@@ -392,7 +544,7 @@ export class Recorder {
     let total = HEADER_WORDS;
     if (truncated) {
       this.stats.framesTruncated++;
-      this.warnFn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
+      if (!this.warned.has('truncated')) this.warnFn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
       u[at + H_ENTITY_COUNT] = 0;
       u[at + H_DROPPED_ENTITIES] = this.droppedEntities + m;
       u[at + H_PRIM_WORDS] = 0;
@@ -400,13 +552,7 @@ export class Recorder {
       u[at + H_BONE_WORDS] = 0;
       u[at + H_EVENT_COUNT] = 0;
     } else {
-      const base = at + HEADER_WORDS;
-      if (m < n) {
-        // Close the gaps the dropped entries left: positions and rotations were laid out for n.
-        u.copyWithin(base + m, base + n, base + n + m * 3);
-        u.copyWithin(base + m * 4, base + n * 4, base + n * 4 + m);
-      }
-      let w = base + m * 5;
+      let w = at + HEADER_WORDS + m * 5;
       w = this.writeBones(w);
       const dw = draw.words;
       for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
@@ -444,71 +590,155 @@ export class Recorder {
     const th = this.prevHandles;
     this.prevHandles = this.handles;
     this.handles = th;
+    const ti = this.prevIds;
+    this.prevIds = this.keptIds;
+    this.keptIds = ti;
     this.prevCount = m;
   }
 
   /**
    * Turns the staged entries of `frame` into handles: continues lives, starts new ones (after a gap
-   * or a despawn), drops duplicates, repairs invalid positions. When `base` ≥ 0 it also writes each
-   * kept entity there, laid out for all `count` entries (the caller closes gaps). Returns how many
-   * entities are kept.
+   * or a despawn), drops duplicates, repairs invalid positions and rotations. When `base` ≥ 0 it
+   * also writes the entity section there: the kernel packs positions and encodes rotations for all
+   * `count` entries in place, this loop writes handle|flags, and dropped entries are compacted
+   * away. Returns how many entities are kept.
    */
   private resolve(frame: number, base: number): number {
     const n = this.count;
+    const u = this.ring.u32;
+    const arenaByte = this.ring.byteOffset;
+    // Non-finite positions and invalid quaternions are rare: the kernel counts them, and only then
+    // does the loop below look for them.
+    let badPositions = 1;
+    let badRotations = 1;
+    if (base >= 0 && n > 0) {
+      badPositions = this.kernel.packPositions(n, arenaByte + (base + n) * 4);
+      badRotations = this.kernel.encodeRotations(n, arenaByte + (base + 4 * n) * 4);
+    }
     const table = this.entities;
+    const dir = table.dir;
+    // Re-read after `newLife`: allocating a handle may grow (replace) the table's arrays.
+    let pool = table.pool;
+    let lastFrames = table.lastFrames;
+    let openFrames = table.openFrames;
+    const prevHandles = this.prevHandles;
+    const prevIds = this.prevIds;
+    const keptIds = this.keptIds;
+    const prevCount = this.prevCount;
     const ids = this.inIds;
-    const s = this.inFloats;
     const flags = this.inFlags;
     const handles = this.handles;
-    const u = this.ring.u32;
-    const f = this.ring.f32;
-    const pBase = base + n;
-    const rBase = base + n * 4;
+    const keptIndex = this.keptIndex;
+    const despawnAt = this.despawnAt;
+    const despawns = this.despawnCount;
+    const X = this.inX, Y = this.inY, Z = this.inZ;
+    const previous = frame - 1;
+    // keptIndex[i] is written only once an entry has been dropped: until then it is i.
+    let dropped = false;
     let m = 0;
     let d = 0;
     for (let i = 0; i < n; i++) {
-      while (d < this.despawnCount && this.despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
+      while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
       const id = ids[i];
-      let h = table.lookup(id);
-      let continued = false;
-      if (h >= 0) {
-        const last = table.lastFrames[h];
-        const alive = table.ended[h] === 0;
-        if (last === frame && alive) {
-          this.duplicate(id);
-          this.keptIndex[i] = -1;
-          continue;
+      // Games mostly submit their entities in the same order every frame: when the entity at this
+      // position in the previous frame is this id's life, still open, it continues. (A life recorded
+      // in the previous frame and not ended is the id's newest: no other life of the id can follow
+      // it within that frame.) Otherwise, the id map: table.lookup(id), inlined.
+      let h = i < prevCount && prevIds[i] === id ? prevHandles[i] : -1;
+      let continued = h >= 0 && openFrames[h] === previous;
+      if (!continued) {
+        const page = dir[id >>> ID_PAGE_BITS];
+        h = page === 0 ? -1 : pool[page - 1 + (id & ID_PAGE_MASK)] - 1;
+        if (h >= 0) {
+          const open = openFrames[h];
+          if (open === frame) {
+            // Recorded earlier in this frame and not despawned since.
+            if (!dropped) this.startKeptIndex(i);
+            dropped = true;
+            this.duplicate(id);
+            keptIndex[i] = -1;
+            continue;
+          }
+          continued = open === previous;
         }
-        continued = last === frame - 1 && alive;
       }
       if (!continued) {
         h = this.newLife(id, frame);
+        pool = table.pool;
+        lastFrames = table.lastFrames;
+        openFrames = table.openFrames;
         if (h < 0) {
+          if (!dropped) this.startKeptIndex(i);
+          dropped = true;
           this.overCapacity();
-          this.keptIndex[i] = -1;
+          keptIndex[i] = -1;
           continue;
         }
       }
-      this.keptIndex[i] = m;
-      const p = i * 7;
-      if (s[p] - s[p] + s[p + 1] - s[p + 1] + s[p + 2] - s[p + 2] !== 0) this.repairPosition(i, h, continued);
-      handles[m] = h;
-      table.lastFrames[h] = frame;
-      table.lastIndex[h] = m;
-      if (base >= 0) {
-        const q = pBase + m * 3;
-        f[q] = s[p];
-        f[q + 1] = s[p + 1];
-        f[q + 2] = s[p + 2];
-        u[rBase + m] = encodeQuatAt(s, p + 3);
-        let fl = flags[i];
-        if (quatStatus.sanitized) fl = this.badRotation(h, fl);
-        u[base + m] = h | (fl << HANDLE_BITS);
+      if (dropped) keptIndex[i] = m;
+      if (badPositions !== 0 && X[i] - X[i] + Y[i] - Y[i] + Z[i] - Z[i] !== 0) {
+        this.repairPosition(i, h, continued, base < 0 ? -1 : base + n + i * 3);
       }
+      handles[m] = h;
+      keptIds[m] = id;
+      lastFrames[h] = frame;
+      openFrames[h] = frame;
+      if (base >= 0) u[base + m] = h | (flags[i] << HANDLE_BITS);
       m++;
     }
-    while (d < this.despawnCount) this.endLife(this.despawnIds[d++]);
+    // Bones and rotation repairs read keptIndex for every entry.
+    if (!dropped && (this.boneCount > 0 || badRotations !== 0)) this.startKeptIndex(n);
+    while (d < despawns) this.endLife(this.despawnIds[d++]);
+    if (badRotations !== 0) this.repairRotations(n, base);
+    if (base >= 0 && m < n) this.compact(n, m, base);
     return m;
+  }
+
+  /** Fills `keptIndex[0..i)` with the identity: every entry before `i` was kept, in place. */
+  private startKeptIndex(i: number): void {
+    const k = this.keptIndex;
+    for (let j = 0; j < i; j++) k[j] = j;
+  }
+
+  /**
+   * Counts the kept entries whose quaternion could not be encoded (the kernel stored the identity)
+   * and flags them SANITIZED. The test is the kernel's own: float32 squared norm outside (1e-20, 1e20).
+   */
+  private repairRotations(n: number, base: number): void {
+    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
+    const fr = Math.fround;
+    for (let i = 0; i < n; i++) {
+      const k = this.keptIndex[i];
+      if (k < 0) continue;
+      const x = QX[i], y = QY[i], z = QZ[i], w = QW[i];
+      const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
+      if (n2 > NORM2_MIN && n2 < NORM2_MAX) continue;
+      this.stats.invalidRotations++;
+      this.sanitized++;
+      if (!this.warned.has('quat')) this.warnFn('quat', `rewindable: entity ${this.inIds[i]} has a zero or non-finite quaternion; the identity was stored`);
+      if (base >= 0) this.ring.u32[base + k] |= EntityFlags.SANITIZED << HANDLE_BITS;
+    }
+  }
+
+  /**
+   * Closes the gaps dropped entries left: the kernel wrote positions and rotations for all `n`
+   * staged entries, laid out for `n`; the kept `m` move to their kept index, then the sections move
+   * to where a frame of `m` entities has them.
+   */
+  private compact(n: number, m: number, base: number): void {
+    const u = this.ring.u32;
+    const p = base + n;
+    const r = base + 4 * n;
+    for (let i = 0; i < n; i++) {
+      const k = this.keptIndex[i];
+      if (k < 0 || k === i) continue;
+      u[p + k * 3] = u[p + i * 3];
+      u[p + k * 3 + 1] = u[p + i * 3 + 1];
+      u[p + k * 3 + 2] = u[p + i * 3 + 2];
+      u[r + k] = u[r + i];
+    }
+    u.copyWithin(base + m, p, p + m * 3);
+    u.copyWithin(base + m * 4, r, r + m);
   }
 
   /** Copies bone records, renumbering entity indices past dropped entries; returns the next word. */
@@ -586,35 +816,26 @@ export class Recorder {
     this.pendingKinds.delete(id);
   }
 
-  /** Replaces entry `i`'s invalid position by the entity's last stored one (or the origin). */
-  private repairPosition(i: number, h: number, continued: boolean): void {
-    const s = this.inFloats;
-    const p = i * 7;
-    const ring = this.ring;
-    const prev = this.nextFrame - 2; // the frame before the one being resolved
-    const at = continued ? ring.offsetOf(prev) : -1;
-    const li = this.entities.lastIndex[h];
-    if (at >= 0 && li >= 0 && li < ring.u32[at + H_ENTITY_COUNT]) {
-      const q = at + HEADER_WORDS + ring.u32[at + H_ENTITY_COUNT] + li * 3;
-      s[p] = ring.f32[q];
-      s[p + 1] = ring.f32[q + 1];
-      s[p + 2] = ring.f32[q + 2];
-    } else {
-      s[p] = 0;
-      s[p + 1] = 0;
-      s[p + 2] = 0;
+  /**
+   * Replaces entry `i`'s invalid position by the entity's last stored one (or the origin), in the
+   * arena at word `at` (when ≥ 0), and flags the entry SANITIZED.
+   */
+  private repairPosition(i: number, h: number, continued: boolean, at: number): void {
+    if (at >= 0) {
+      // The entity's index in the previous frame: most games keep their order, so try i first.
+      const prev = this.nextFrame - 2; // the frame before the one being resolved
+      const li = continued ? this.reader.indexOf(prev, h, i) : -1;
+      const f = this.ring.f32;
+      if (li < 0 || !this.reader.positionAt(prev, li, f, at)) {
+        f[at] = 0;
+        f[at + 1] = 0;
+        f[at + 2] = 0;
+      }
     }
     this.inFlags[i] |= EntityFlags.SANITIZED;
     this.stats.invalidPositions++;
     this.sanitized++;
-    this.warnFn('nan', `rewindable: entity ${this.entities.ids[h]} has a NaN or infinite position; its last good position was stored`);
-  }
-
-  private badRotation(h: number, flags: number): number {
-    this.stats.invalidRotations++;
-    this.sanitized++;
-    this.warnFn('quat', `rewindable: entity ${this.entities.ids[h]} has a zero or non-finite quaternion; the identity was stored`);
-    return flags | EntityFlags.SANITIZED;
+    if (!this.warned.has('nan')) this.warnFn('nan', `rewindable: entity ${this.entities.ids[h]} has a NaN or infinite position; its last good position was stored`);
   }
 
   /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */
@@ -632,18 +853,18 @@ export class Recorder {
   private badId(id: number): void {
     this.stats.idsOutOfRange++;
     this.droppedEntities++;
-    this.warnFn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.options.maxEntityId}); the entity was dropped`);
+    if (!this.warned.has('id')) this.warnFn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.options.maxEntityId}); the entity was dropped`);
   }
 
   private duplicate(id: number): void {
     this.stats.duplicateIds++;
     this.droppedEntities++;
-    this.warnFn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
+    if (!this.warned.has('dup')) this.warnFn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
   }
 
   private overCapacity(): void {
     this.stats.entitiesOverCapacity++;
     this.droppedEntities++;
-    this.warnFn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
+    if (!this.warned.has('cap')) this.warnFn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
   }
 }

@@ -24,6 +24,12 @@ export interface RecorderOptions {
   maxEventsPerFrame: number;
   /** Whether bones are recorded at start; toggle with `recorder.bonesEnabled`. */
   recordBones: boolean;
+  /**
+   * Encode rotations and pack positions with the WebAssembly SIMD kernel when the platform allows
+   * it (a strict Content-Security-Policy may not: the recorder then warns once and uses the
+   * JavaScript encoder, which stores the same bytes). `false` forces JavaScript.
+   */
+  wasm: boolean;
   /** Called once per kind of problem with a readable message (bad input is never thrown). */
   onWarning: (message: string) => void;
 }
@@ -41,6 +47,7 @@ export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
   maxBoneWordsPerFrame: 1 << 16,
   maxEventsPerFrame: 256,
   recordBones: true,
+  wasm: true,
   onWarning: (message: string) => console.warn(message),
 };
 

@@ -19,6 +19,15 @@ describe('Recorder: allocation', () => {
     const pos = new Float32Array(N * 3);
     const rots = new Float32Array(N * 4);
     const flags = new Uint8Array(N);
+    const M = 24;
+    const cols = {
+      ids: new Int32Array(M), x: new Float32Array(M), y: new Float32Array(M), z: new Float32Array(M),
+      qx: new Float32Array(M), qy: new Float32Array(M), qz: new Float32Array(M), qw: new Float32Array(M),
+    };
+    for (let i = 0; i < M; i++) {
+      cols.ids[i] = 6000 + i;
+      cols.qw[i] = 1;
+    }
     let f = 0;
     const frame = () => {
       for (let i = 0; i < N; i++) {
@@ -31,6 +40,9 @@ describe('Recorder: allocation', () => {
       r.beginFrame(f, 1);
       r.camera(f, 0, 0, 0, 0, 0, 1, 1);
       r.entityBatch(N, ids, pos, rots, flags);
+      cols.x[f % M] = f;
+      cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
+      r.entityColumns(M, cols);
       r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
       r.bones(5000 + (f & 3), 12, rot, off);
       r.despawn(5000 + (f & 3));

@@ -27,6 +27,9 @@ const INV_SCALE = (2 * INV_SQRT2) / STEPS;
  * NEAR_ONE_LO_F = 0.9990000128746033, NEAR_ONE_HI_F = 1.0010000467300415.
  */
 const SCALE_F = Math.fround(SCALE);
+/** A quaternion encodes when its float32 squared norm lies strictly between these (float32 1e-20, 1e20). */
+const NORM2_MIN_F = Math.fround(1e-20);
+const NORM2_MAX_F = Math.fround(1e20);
 const INV_SCALE_F = Math.fround(INV_SCALE);
 
 /** The three "other" component indices for each largest-component index. */
@@ -172,8 +175,7 @@ function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw
     const i = start + j;
     const x = qx[i], y = qy[i], z = qz[i], w = qw[i];
     const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
-    // NaN, ±Infinity, zero and huge all fail this test (NaN compares false). float32 1e-20, 1e20.
-    if (!(n2 > 9.999999682655225e-21 && n2 < 100000002004087730000)) {
+    if (!(n2 > NORM2_MIN_F && n2 < NORM2_MAX_F)) {
       ids[j] = -1;
       invalid++;
       continue;
@@ -351,6 +353,22 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
   }
   if (e3 < best) pick = 3;
   out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
+}
+
+/**
+ * Whether the encoders store this rotation (rather than the identity, for an invalid one): its
+ * float32 squared norm ((x² + y²) + z²) + w² lies strictly between 1e-20 and 1e20. NaN, ±Infinity,
+ * zero and huge quaternions fail. The inputs are taken as float32, as the encoders take them.
+ *
+ * @example
+ * quatIsEncodable(0, 0, 0, 1); // true
+ * quatIsEncodable(0, 0, 0, 0); // false: stored as the identity
+ */
+export function quatIsEncodable(x: number, y: number, z: number, w: number): boolean {
+  const fr = Math.fround;
+  const fx = fr(x), fy = fr(y), fz = fr(z), fw = fr(w);
+  const n2 = fr(fr(fr(fr(fx * fx) + fr(fy * fy)) + fr(fz * fz)) + fr(fw * fw));
+  return n2 > NORM2_MIN_F && n2 < NORM2_MAX_F;
 }
 
 /**

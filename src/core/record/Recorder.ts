@@ -1,4 +1,4 @@
-import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns } from '../math/quat';
+import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns, quatIsEncodable } from '../math/quat';
 import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HEADER_WORDS,
   H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
@@ -24,10 +24,6 @@ const BONE_QZ = new Float32Array(MAX_BONES);
 const BONE_QW = new Float32Array(MAX_BONES);
 
 const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;
-
-/** A quaternion's float32 squared norm must lie strictly between these to be encoded (the kernel's test). */
-const NORM2_MIN = Math.fround(1e-20);
-const NORM2_MAX = Math.fround(1e20);
 
 /**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
@@ -281,31 +277,14 @@ export class Recorder {
     flags?: ArrayLike<number>,
   ): void {
     if (!this.frameOpen) return this.outside();
-    const X = this.inX, Y = this.inY, Z = this.inZ;
-    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
-    const inIds = this.inIds, inFlags = this.inFlags;
-    const cap = inIds.length;
-    const max = this.options.maxEntityId;
-    let n = this.count;
+    // entity() is small enough to inline here: it validates and stages each entry.
     for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
-        this.refuse(id);
-        continue;
-      }
-      X[n] = positions[i * 3];
-      Y[n] = positions[i * 3 + 1];
-      Z[n] = positions[i * 3 + 2];
-      QX[n] = rotations[i * 4];
-      QY[n] = rotations[i * 4 + 1];
-      QZ[n] = rotations[i * 4 + 2];
-      QW[n] = rotations[i * 4 + 3];
-      inIds[n] = id;
-      inFlags[n] = flags === undefined ? 0 : flags[i];
-      this.lastEntityId = id;
-      n++;
+      this.entity(
+        ids[i], positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2],
+        rotations[i * 4], rotations[i * 4 + 1], rotations[i * 4 + 2], rotations[i * 4 + 3],
+        flags === undefined ? 0 : flags[i],
+      );
     }
-    this.count = n;
   }
 
   /**
@@ -366,34 +345,9 @@ export class Recorder {
   /** `entityColumns` one entity at a time: for plain arrays, bad ids, long columns, or a full stage. */
   private stageColumns(count: number, columns: EntityColumns): void {
     const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
-    const X = this.inX, Y = this.inY, Z = this.inZ;
-    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
-    const inIds = this.inIds, inFlags = this.inFlags;
-    const cap = inIds.length;
-    const max = this.options.maxEntityId;
-    let n = this.count;
-    let last = this.lastEntityId;
     for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
-        this.count = n;
-        this.refuse(id);
-        continue;
-      }
-      X[n] = x[i];
-      Y[n] = y[i];
-      Z[n] = z[i];
-      QX[n] = qx[i];
-      QY[n] = qy[i];
-      QZ[n] = qz[i];
-      QW[n] = qw[i];
-      inIds[n] = id;
-      inFlags[n] = flags === undefined ? 0 : flags[i];
-      last = id;
-      n++;
+      this.entity(ids[i], x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i], flags === undefined ? 0 : flags[i]);
     }
-    this.lastEntityId = last;
-    this.count = n;
   }
 
   /**
@@ -702,17 +656,13 @@ export class Recorder {
 
   /**
    * Counts the kept entries whose quaternion could not be encoded (the kernel stored the identity)
-   * and flags them SANITIZED. The test is the kernel's own: float32 squared norm outside (1e-20, 1e20).
+   * and flags them SANITIZED (`quatIsEncodable`, the codec's own test).
    */
   private repairRotations(n: number, base: number): void {
     const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
-    const fr = Math.fround;
     for (let i = 0; i < n; i++) {
       const k = this.keptIndex[i];
-      if (k < 0) continue;
-      const x = QX[i], y = QY[i], z = QZ[i], w = QW[i];
-      const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
-      if (n2 > NORM2_MIN && n2 < NORM2_MAX) continue;
+      if (k < 0 || quatIsEncodable(QX[i], QY[i], QZ[i], QW[i])) continue;
       this.stats.invalidRotations++;
       this.sanitized++;
       if (!this.warned.has('quat')) this.warnFn('quat', `rewindable: entity ${this.inIds[i]} has a zero or non-finite quaternion; the identity was stored`);

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QUAT_IDENTITY_BITS, decodeQuat, encodeQuat, encodeQuatAt, encodeQuatColumns, quatStatus } from '../quat';
+import { QUAT_IDENTITY_BITS, decodeQuat, encodeQuat, encodeQuatAt, encodeQuatColumns, quatIsEncodable, quatStatus } from '../quat';
 import { specEncode } from '../../kernel/__tests__/specEncoder';
-
-/** Seeded PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { near, randomQuat, rng } from '../../../../tests/helpers/rotations';
 
 /** Angle in degrees between two rotations (q and -q are the same rotation). */
 function angleDeg(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -20,20 +9,6 @@ function angleDeg(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const nb = Math.hypot(b[0], b[1], b[2], b[3]);
   const d = Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]) / (na * nb);
   return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
-}
-
-function randomQuat(r: () => number): number[] {
-  // Uniform random rotation (Shoemake).
-  const u1 = r(), u2 = r(), u3 = r();
-  const s1 = Math.sqrt(1 - u1), s2 = Math.sqrt(u1);
-  return [s1 * Math.sin(2 * Math.PI * u2), s1 * Math.cos(2 * Math.PI * u2), s2 * Math.sin(2 * Math.PI * u3), s2 * Math.cos(2 * Math.PI * u3)];
-}
-
-/** `q` plus a uniform perturbation of ±eps/2 per component, normalised. */
-function near(r: () => number, q: number[], eps: number): number[] {
-  const p = q.map((v) => v + (r() - 0.5) * eps);
-  const n = Math.hypot(p[0], p[1], p[2], p[3]);
-  return p.map((v) => v / n);
 }
 
 /**
@@ -273,5 +248,20 @@ describe('smallest-three quaternion codec', () => {
     expect(outCodes[5 + 7]).toBe(QUAT_IDENTITY_BITS);
     expect(encodeQuatColumns(qx, qy, qz, qw, 0, outCodes, 0)).toBe(0);
     expect(outCodes[0]).toBe(0x5a5a5a5a);
+  });
+});
+
+describe('quatIsEncodable', () => {
+  it('agrees with what the encoders store: the identity exactly for the quaternions it refuses', () => {
+    const cases = [[0, 0, 0, 1], [0, 0, 0, 0], [NaN, 0, 0, 1], [0, Infinity, 0, 1], [1e-11, 0, 0, 0], [1e-9, 0, 0, 0], [1e10, 0, 0, 0], [3, 4, 0, 0]];
+    const qx = new Float32Array(1), qy = new Float32Array(1), qz = new Float32Array(1), qw = new Float32Array(1);
+    const out = new Int32Array(1);
+    const verdicts = cases.map(([x, y, z, w]) => {
+      qx[0] = x; qy[0] = y; qz[0] = z; qw[0] = w;
+      const invalid = encodeQuatColumns(qx, qy, qz, qw, 1, out, 0);
+      expect(quatIsEncodable(x, y, z, w)).toBe(invalid === 0);
+      return quatIsEncodable(x, y, z, w);
+    });
+    expect(verdicts).toEqual([true, false, false, false, false, true, false, true]);
   });
 });

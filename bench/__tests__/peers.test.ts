@@ -18,6 +18,7 @@ const context: BenchContext = {
   peers: [],
   outDir: '',
   probe: () => 1.5,
+  settle: async () => 1.5,
 };
 
 describe('every record peer', () => {
@@ -172,7 +173,7 @@ describe('the record section', () => {
     const rewindable = RECORD_PEERS[0];
     const json = RECORD_PEERS.find((p) => p.name === 'JSON.stringify');
     if (json === undefined) throw new Error('no JSON peer');
-    const plan = { entities: 50, timedFrames: 30 };
+    const plan = { entities: 50, warmFrames: 10, timedFrames: 30 };
     const a = await runPeer(rewindable, plan, context, 16);
     const b = await runPeer(json, plan, context, 16);
     expect(a.framesHeld).toBe(16);

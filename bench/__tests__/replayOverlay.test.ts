@@ -5,7 +5,7 @@ import type { OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
 import { checkOverlayResult, overlayOptions, overlayTable } from '../sections/overlay';
 import { checkRoundTrip, measureCodec, recordReplaySource } from '../sections/replay';
 
-const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5 };
+const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5, settle: async () => 1.5 };
 
 describe('the replay section', () => {
   it('records a source that holds every frame, and measures both codecs with a checked round trip', () => {

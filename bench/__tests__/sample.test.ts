@@ -14,7 +14,7 @@ import { speedProbeMs } from '../lib/speedProbe';
 import { SeededRandom } from '../SeededRandom';
 import { Workload } from '../Workload';
 
-const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5 };
+const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5, settle: async () => 1.5 };
 
 function randomUnitQuat(r: SeededRandom): [number, number, number, number] {
   for (;;) {

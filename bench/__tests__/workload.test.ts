@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../SeededRandom';
-import { Workload, type WorkloadOptions } from '../Workload';
+import { Workload } from '../Workload';
 
 /** The live ids of the current frame, as a set. */
 function idSet(w: Workload): Set<number> {

@@ -24,6 +24,13 @@ export interface BenchContext {
    * for the run's summary, and returns it in ms.
    */
   probe(label: string): number;
+  /**
+   * Like `probe`, but first waits (up to `maxWaitMs`, default 6 s) for the machine's fast state:
+   * until a reading is within 1.15× of the fastest of the run (the first call takes a few readings
+   * to learn it). Sections call it before every peer's timed loop, so no peer is timed in a slow
+   * state that a short wait would have avoided. Returns the last reading.
+   */
+  settle(label: string, maxWaitMs?: number): Promise<number>;
 }
 
 /** What a section returns. */

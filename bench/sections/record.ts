@@ -23,11 +23,14 @@ import { DEFAULT_WORKLOAD_OPTIONS, Workload } from '../Workload';
  * For each peer and size, on a fresh workload with the same seed:
  * 1. fill: 900 frames recorded untimed (this is also the JIT warm-up), the newest frame decoded and
  *    checked against the input (every frame for rewindable and the bound, every 50th for the others);
- * 2. timed: more frames, each one evicting the oldest, so the garbage of the evicted snapshots and
+ * 2. warm: more frames, untimed, each one evicting the oldest: the fill never evicts, so the code
+ *    that only runs once the ring is full (eviction, recycled ids and handles, freed snapshots) would
+ *    otherwise still be warming up, unoptimised, in the first timed frames;
+ * 3. timed: more frames, each one evicting the oldest, so the garbage of the evicted snapshots and
  *    its GC pauses land in the timed frames; only `peer.record(world)` is inside the timer;
- * 3. check: the peer still holds exactly 900 frames, and the oldest, middle and newest of them
+ * 4. check: the peer still holds exactly 900 frames, and the oldest, middle and newest of them
  *    decode to the input (ids, order, flags and positions exact; rotation error measured);
- * 4. size: stored bytes (the serialised form, or the ring's used bytes), and the heap and buffers
+ * 5. size: stored bytes (the serialised form, or the ring's used bytes), and the heap and buffers
  *    still retained after a forced GC.
  */
 
@@ -38,20 +41,21 @@ const SEED = 0x2e3a1d;
 /** Library peers' newest frame is decoded and checked every this many fill frames. */
 const LIBRARY_CHECK_EVERY = 50;
 
-/** One size of the run: entities, and timed frames (after the 900 fill frames). */
+/** One size of the run: entities, untimed warm-up frames after the 900 fill frames, then timed frames. */
 export interface RecordPlan {
   entities: number;
+  warmFrames: number;
   timedFrames: number;
 }
 
 /** Full run: ~2 minutes on a 2-core machine; `--quick`: a smoke run. */
 export const RECORD_PLANS: readonly RecordPlan[] = [
-  { entities: 1000, timedFrames: 1200 },
-  { entities: 10000, timedFrames: 250 },
+  { entities: 1000, warmFrames: 900, timedFrames: 1200 },
+  { entities: 10000, warmFrames: 250, timedFrames: 250 },
 ];
 export const QUICK_RECORD_PLANS: readonly RecordPlan[] = [
-  { entities: 1000, timedFrames: 200 },
-  { entities: 10000, timedFrames: 30 },
+  { entities: 1000, warmFrames: 100, timedFrames: 200 },
+  { entities: 10000, warmFrames: 20, timedFrames: 30 },
 ];
 
 /** How to make each peer for a workload. */
@@ -141,7 +145,7 @@ function heapAndBuffers(): number {
  * when the peer does not keep exactly `maxFrames` frames or gives back anything but its input.
  *
  * @example
- * const r = await runPeer(RECORD_PEERS[0], { entities: 1000, timedFrames: 1200 }, context);
+ * const r = await runPeer(RECORD_PEERS[0], { entities: 1000, warmFrames: 900, timedFrames: 1200 }, context);
  * r.medianNs; // ns per entity per frame, median frame
  */
 export async function runPeer(
@@ -152,7 +156,7 @@ export async function runPeer(
   const world = new Workload({ entities: plan.entities, seed: SEED });
   const want = new DecodedFrame();
   const got = new DecodedFrame();
-  const totalFrames = maxFrames + plan.timedFrames;
+  const totalFrames = maxFrames + plan.warmFrames + plan.timedFrames;
   const last = totalFrames - 1;
   // The oldest, a middle and the newest frame still held at the end: their input is kept for the check.
   const sampleFrames = [last - maxFrames + 1, last - (maxFrames >> 1), last];
@@ -185,8 +189,17 @@ export async function runPeer(
   }
   if (peer.framesHeld !== maxFrames) throw new Error(`${peer.name}: holds ${peer.framesHeld} frames after the fill, not ${maxFrames}`);
 
-  // 2. Timed: the ring wraps on every frame.
-  const probeMs = context.probe(`${factory.name} N=${plan.entities}`);
+  // 2. Warm-up: the ring evicts on every frame (untimed).
+  for (let k = 0; k < plan.warmFrames; k++) {
+    world.step();
+    peer.prepare(world);
+    captureSample();
+    peer.record(world);
+  }
+
+  // 3. Timed: the ring evicts on every frame.
+  // Every peer waits for the machine's fast state before its timed frames (see BenchContext.settle).
+  const probeMs = await context.settle(`${factory.name} N=${plan.entities}`);
   const gc = new GcMonitor();
   gc.start();
   const t0 = performance.now();
@@ -204,7 +217,7 @@ export async function runPeer(
   const gcSummary = gc.summary(t0, t1);
   gc.stop();
 
-  // 3. Check retention and content.
+  // 4. Check retention and content.
   if (peer.framesHeld !== maxFrames) throw new Error(`${peer.name}: holds ${peer.framesHeld} frames, not ${maxFrames}`);
   if (peer.decode(last - maxFrames, got)) throw new Error(`${peer.name}: frame ${last - maxFrames} should have been evicted`);
   for (let k = 0; k < sampleFrames.length; k++) {
@@ -216,7 +229,7 @@ export async function runPeer(
     throw new Error(`rewindable reported warnings on valid input: ${peer.warnings.join('; ')}`);
   }
 
-  // 4. Size.
+  // 5. Size.
   const storedBytes = peer.storedBytes();
   context.collectGarbage();
   const retainedBytes = heapAndBuffers() - base + (peer.externalBytes?.() ?? 0);
@@ -338,7 +351,7 @@ export const recordSection: BenchSection = {
       context.log('');
       context.log(
         `N = ${grouped(plan.entities)} entities (~30% asleep, ${churn} spawn + ${churn} despawn per frame): ` +
-        `${MAX_FRAMES} fill frames, then ${plan.timedFrames} timed frames, each evicting the oldest`,
+        `${MAX_FRAMES} fill frames, ${plan.warmFrames} warm-up frames, then ${plan.timedFrames} timed frames, each evicting the oldest`,
       );
       for (const line of tableFor(results)) context.log(line);
     }

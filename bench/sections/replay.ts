@@ -97,7 +97,7 @@ export function checkRoundTrip(source: FrameReader, loaded: FrameReader): number
   const ea = source.entities;
   const eb = loaded.entities;
   for (let h = 0; h < ea.highWater; h++) {
-    if (ea.used[h] !== 1 || ea.spawnFrames[h] > source.newestFrame || ea.lastFrames[h] < source.oldestFrame) continue;
+    if (ea.used[h] !== 1 || ea.spawnFrames[h] > source.newestFrame || ea.lastFrame(h) < source.oldestFrame) continue;
     if (eb.ids[h] !== ea.ids[h] || eb.spawnFrames[h] !== ea.spawnFrames[h]) {
       throw new Error(`replay: handle ${h} is id ${eb.ids[h]} spawned at ${eb.spawnFrames[h]}, saved ${ea.ids[h]} at ${ea.spawnFrames[h]}`);
     }

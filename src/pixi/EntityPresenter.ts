@@ -7,8 +7,7 @@ import {
 } from './binding';
 import { addStickFigure } from './bones';
 
-/** How a handle is shown in the current session. */
-const NONE = 0;
+/** How a handle is shown in the current session (0, the arrays' initial value: not shown). */
 const LIVE = 1;
 const RECREATED = 2;
 const GHOST = 3;

@@ -470,10 +470,9 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     const hd = ents.handle[i];
     entities.ids[hd] = ents.id[i];
     entities.spawnFrames[hd] = ents.spawn[i];
-    entities.lastFrames[hd] = ents.last[i];
+    entities.setLastFrame(hd, ents.last[i], ents.ended[i] === 1);
     entities.kindOf[hd] = ents.kind[i];
     entities.labels[hd] = ents.label[i];
-    entities.ended[hd] = ents.ended[i];
   }
   // An id maps to its newest life.
   for (let i = 0; i < ents.handle.length; i++) {

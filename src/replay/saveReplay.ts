@@ -213,11 +213,11 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     eHandle.push(h);
     eId.push(table.ids[h]);
     eSpawn.push(table.spawnFrames[h]);
-    eLast.push(Math.max(table.spawnFrames[h], Math.min(table.lastFrames[h], newest)));
+    eLast.push(Math.max(table.spawnFrames[h], Math.min(table.lastFrame(h), newest)));
     eKind.push(table.kindOf[h]);
     const label = table.labels[h];
     eLabel.push(label === undefined ? null : gameString(label, `source.entities.label[${h}]`));
-    eEnded.push(table.ended[h] === 1);
+    eEnded.push(table.isEnded(h));
   }
 
   const kinds = table.kinds.map((k, i) => gameString(k, `source.entities.kinds[${i}]`));

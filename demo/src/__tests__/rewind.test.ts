@@ -86,7 +86,7 @@ describe('demo recording (rewind.ts)', () => {
       if (table.used[h] !== 1) continue;
       expect(table.kindOf[h]).toBeGreaterThanOrEqual(0); // every life was described
       if (despawned.has(table.ids[h])) {
-        expect(table.ended[h]).toBe(1);
+        expect(table.isEnded(h)).toBe(true);
         ended++;
       }
     }

@@ -18,7 +18,7 @@ export class Input {
   private zoomSteps = 0;
   private listeners: Array<() => void> = [];
 
-  public constructor(private readonly canvas: HTMLCanvasElement, private readonly game: Game) {
+  public constructor(canvas: HTMLCanvasElement, private readonly game: Game) {
     const on = <K extends keyof WindowEventMap>(target: Window | HTMLElement, type: K, fn: (e: WindowEventMap[K]) => void): void => {
       target.addEventListener(type, fn as EventListener);
       this.listeners.push(() => target.removeEventListener(type, fn as EventListener));

@@ -13,6 +13,18 @@ export const DEFAULT_ENTITY_KERNEL_OPTIONS: Readonly<EntityKernelOptions> = Obje
 /** The WebAssembly kernel's exports: (column address, column stride, n, output address) → count. */
 type KernelFn = (columns: number, stride: number, n: number, out: number) => number;
 
+/**
+ * The recorder's resolve fast path (`EntityResolver.continueRun`) in WebAssembly:
+ * `(i, end, dropped, frame, outByte, headerByte) → the first entry not taken`. `headerByte` is the
+ * address of seven words, the byte addresses of: the staged ids (int32), the staged flags (bytes),
+ * the previous frame's ids and handles, this frame's ids and handles (int32), and the handles'
+ * `lastSeen` (int32). From entry `i` up to `end`, while `prevIds[i] === ids[i]` and
+ * `lastSeen[prevHandles[i]] === frame - 1`: sets that `lastSeen` to `frame`, writes the handle and id
+ * to this frame's lists at `i - dropped`, and `handle | flags[i] << 24` to the int32 at
+ * `outByte + 4i`.
+ */
+export type RunFn = (i: number, end: number, dropped: number, frame: number, outByte: number, headerByte: number) => number;
+
 const WASM_PAGE = 65536;
 /** Exponent bits of a float32: all ones for NaN and ±Infinity. */
 const EXPONENT = 0x7f800000;
@@ -72,6 +84,11 @@ export class EntityKernel {
   private readonly columnBytes: number;
   /** `buffer.byteLength`, kept as a number: the getter is a call in optimised code. */
   private readonly byteLength: number;
+  /**
+   * The resolve fast path in WebAssembly (see `RunFn`), or null with the JavaScript backend (the
+   * recorder then runs the same loop in JavaScript).
+   */
+  public readonly run: RunFn | null;
   private readonly encodeFn: KernelFn | null;
   private readonly packFn: KernelFn | null;
 
@@ -101,6 +118,7 @@ export class EntityKernel {
     let buffer: ArrayBuffer | undefined;
     let encodeFn: KernelFn | null = null;
     let packFn: KernelFn | null = null;
+    let runFn: RunFn | null = null;
     let reason: string | undefined;
     if (!wasm) {
       reason = 'the WebAssembly kernel is disabled (option wasm: false)';
@@ -134,6 +152,7 @@ export class EntityKernel {
               const exports = new wa.Instance(module, { env: { memory } }).exports;
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
+              runFn = typeof exports.run === 'function' ? (exports.run as RunFn) : null;
               buffer = memory.buffer;
             } catch (e) {
               reason = `WebAssembly instantiation failed (${describe(e)})`;
@@ -145,6 +164,7 @@ export class EntityKernel {
     if (buffer === undefined) {
       encodeFn = null;
       packFn = null;
+      runFn = null;
       // Throws RangeError when even a plain buffer of this size cannot be allocated.
       buffer = new ArrayBuffer(totalBytes);
     }
@@ -152,6 +172,7 @@ export class EntityKernel {
     this.byteLength = buffer.byteLength;
     this.encodeFn = encodeFn;
     this.packFn = packFn;
+    this.run = runFn;
     this.backend = encodeFn === null ? 'js' : 'wasm-simd';
     this.fallbackReason = reason;
     this.words = new Int32Array(buffer, 0, this.byteLength >>> 2);

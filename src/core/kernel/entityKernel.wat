@@ -2,9 +2,11 @@
 ;;
 ;; Source of src/core/kernel/entityKernelWasm.ts: after editing, run `npm run build:kernel`
 ;; (scripts/build-kernel.mjs). The JavaScript reference is encodeQuatColumns in
-;; src/core/math/quat.ts: every operation below is the same float32 operation in the same order,
-;; so both produce the same bits (the kernel tests check it). Keep the compiled module under 4 KB:
-;; browsers refuse to compile bigger modules synchronously on the main thread.
+;; src/core/math/quat.ts, whose comment defines the encoder in float32 arithmetic: the kernel
+;; computes the same bits (the kernel tests compare both with a literal implementation of the
+;; definition). Where it reorders the definition's work, the comments say why the result is the
+;; same. Keep the compiled module under 4 KB: browsers refuse to compile bigger modules
+;; synchronously on the main thread.
 ;;
 ;; Memory (imported, owned by EntityKernel.ts): staging columns x, y, z, qx, qy, qz, qw, each
 ;; `stride` bytes apart (stride a multiple of 16, column length a multiple of 4 entities), so a
@@ -18,254 +20,261 @@
   ;; 32-bit codes into out[0..n) (byte address, 4-aligned). Writes exactly n words. Returns how many
   ;; quaternions were invalid (squared norm outside (1e-20, 1e20), NaN, infinite): the identity code
   ;; is stored for them.
+  ;;
+  ;; Speed notes (measure any change: the instruction count and the dependency chains decide):
+  ;; - Software pipelined: iteration j runs stage A (load, normalise, pick the largest) of vector j
+  ;;   and stage B (round, score the candidates, store) of vector j - 1, so the two long dependency
+  ;;   chains overlap. Stage A's results pass to stage B in $a.next ... $idx.next. The first
+  ;;   iteration's stage B works on zeros and stores nothing; the last iteration's stage A reloads
+  ;;   the last vector (never past the columns) and its results are dropped.
+  ;; - Comparisons of non-negative, non-NaN floats are done on their bits as int32 (same order; the
+  ;;   integer units are less busy). Squared norms outside (0.999, 1.001) (square root, invalid
+  ;;   lanes) take a branch instead of costing every vector.
+  ;; - alt is not clamped to [0, 1022]: it never matters. alt leaves the range only when t < 0 or
+  ;;   t >= 1022, that is |a| >= 0.7071067; then l >= |a| and l² <= 1.000002 - a², so l and |a| are
+  ;;   within 2e-6 of 1/√2, the other two below 0.0015, |e| < 0.001, and moving a to alt raises F
+  ;;   by about l² + a² = 1 (see quat.ts): that candidate never wins, clamped or not.
   (func (export "encode") (param $p i32) (param $s i32) (param $n i32) (param $o i32) (result i32)
-    (local $x v128) (local $y v128) (local $z v128) (local $w v128)
-    (local $n2 v128) (local $inv v128) (local $valid v128) (local $cnt v128)
-    (local $g01 v128) (local $g23 v128) (local $high v128) (local $sgn v128) (local $l v128)
-    (local $a v128) (local $b v128) (local $c v128) (local $t v128) (local $idx v128)
-    (local $na v128) (local $nb v128) (local $nc v128) (local $xa v128) (local $xb v128) (local $xc v128)
-    (local $sna v128) (local $snb v128) (local $snc v128) (local $sxa v128) (local $sxb v128) (local $sxc v128)
-    (local $ena v128) (local $enb v128) (local $enc v128) (local $exa v128) (local $exb v128) (local $exc v128)
-    (local $d v128) (local $r1a v128) (local $r2ab v128) (local $r v128)
-    (local $e0 v128) (local $e1 v128) (local $e2 v128) (local $e3 v128)
-    (local $w1 v128) (local $w2 v128) (local $w3 v128) (local $code v128) (local $total i32)
-    (local.set $total (local.get $n))
+    ;; stage A
+    (local $x v128) (local $y v128) (local $z v128) (local $w v128) (local $n2 v128) (local $inv v128)
+    (local $m v128) (local $ax v128) (local $ay v128) (local $az v128) (local $aw v128)
+    (local $g01 v128) (local $g23 v128) (local $high v128) (local $ge1 v128) (local $ge3 v128)
+    (local $a.next v128) (local $b.next v128) (local $c.next v128) (local $sc.next v128)
+    (local $l.next v128) (local $idx.next v128)
+    ;; stage B
+    (local $a v128) (local $b v128) (local $c v128) (local $sc v128) (local $l v128) (local $idx v128)
+    (local $t v128) (local $h v128)
+    (local $ra v128) (local $rb v128) (local $rc v128) (local $fa v128) (local $fb v128) (local $fc v128)
+    (local $da v128) (local $db v128) (local $dc v128) (local $ea v128) (local $eb v128) (local $ec v128)
+    (local $ga v128) (local $gb v128) (local $gc v128) (local $pa v128) (local $pb v128) (local $pc v128)
+    (local $qa v128) (local $qb v128) (local $qc v128) (local $l2 v128) (local $sum v128)
+    (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128) (local $w1 v128) (local $w2 v128)
+    (local $w3 v128) (local $kab v128) (local $kc v128) (local $code v128)
+    ;; loop state: $q the address stage A loads, $rem the entities stage A has yet to load
+    (local $q i32) (local $rem i32) (local $first i32) (local $cnt v128)
     (block $done
       (br_if $done (i32.le_s (local.get $n) (i32.const 0)))
+      (local.set $rem (local.get $n))
+      (local.set $first (i32.const 1))
       (loop $next
-        (local.set $x (v128.load (local.get $p)))
-        (local.set $y (v128.load (i32.add (local.get $p) (local.get $s))))
-        (local.set $z (v128.load (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 1)))))
-        (local.set $w (v128.load (i32.add (local.get $p) (i32.mul (local.get $s) (i32.const 3)))))
-        ;; n2 = ((x² + y²) + z²) + w²; valid when 1e-20 < n2 < 1e20 (NaN compares false)
+        ;; ---- stage A, part 1 (vector j): n2 = ((x² + y²) + z²) + w²; inv = 1.5 - 0.5·n2 when
+        ;; 0.999 < n2 < 1.001, else 1 / sqrt(n2). The range test on the bits: |bits(n2) - 0x3f7fef9e|
+        ;; < 12583 (0.999 and 1.001 are 0x3f7fbe77 and 0x3f8020c5; NaNs, signed or not, are far).
+        (local.set $q
+          (select (local.get $p) (i32.sub (local.get $p) (i32.const 16)) (i32.gt_s (local.get $rem) (i32.const 0))))
+        (local.set $x (v128.load (local.get $q)))
+        (local.set $y (v128.load (i32.add (local.get $q) (local.get $s))))
+        (local.set $z (v128.load (i32.add (local.get $q) (i32.shl (local.get $s) (i32.const 1)))))
+        (local.set $w (v128.load (i32.add (local.get $q) (i32.mul (local.get $s) (i32.const 3)))))
         (local.set $n2
           (f32x4.add
             (f32x4.add
               (f32x4.add (f32x4.mul (local.get $x) (local.get $x)) (f32x4.mul (local.get $y) (local.get $y)))
               (f32x4.mul (local.get $z) (local.get $z)))
             (f32x4.mul (local.get $w) (local.get $w))))
-        (local.set $valid
-          (v128.and
-            (f32x4.gt (local.get $n2) (v128.const f32x4 0x1.79ca10p-67 0x1.79ca10p-67 0x1.79ca10p-67 0x1.79ca10p-67))
-            (f32x4.lt (local.get $n2) (v128.const f32x4 0x1.5af1d8p+66 0x1.5af1d8p+66 0x1.5af1d8p+66 0x1.5af1d8p+66))))
-        ;; inv = n2 in (0.999, 1.001) ? 1.5 - 0.5·n2 : 1 / sqrt(n2). Games pass unit quaternions, so
-        ;; the square root and the division run only when some lane needs them (a predictable branch
-        ;; that keeps them off the critical path).
         (local.set $inv
           (f32x4.sub (v128.const f32x4 1.5 1.5 1.5 1.5)
             (f32x4.mul (v128.const f32x4 0.5 0.5 0.5 0.5) (local.get $n2))))
-        (local.set $d
-          (v128.and
-            (f32x4.gt (local.get $n2) (v128.const f32x4 0x1.ff7ceep-1 0x1.ff7ceep-1 0x1.ff7ceep-1 0x1.ff7ceep-1))
-            (f32x4.lt (local.get $n2) (v128.const f32x4 0x1.00418ap+0 0x1.00418ap+0 0x1.00418ap+0 0x1.00418ap+0))))
-        (if (i32.eqz (i32x4.all_true (local.get $d)))
+        (local.set $m
+          (i32x4.gt_s
+            (i32x4.abs (i32x4.sub (local.get $n2) (v128.const i32x4 0x3f7fef9e 0x3f7fef9e 0x3f7fef9e 0x3f7fef9e)))
+            (v128.const i32x4 12582 12582 12582 12582)))
+        (if (v128.any_true (local.get $m))
           (then
             (local.set $inv
-              (v128.bitselect (local.get $inv)
+              (v128.bitselect
                 (f32x4.div (v128.const f32x4 1 1 1 1) (f32x4.sqrt (local.get $n2)))
-                (local.get $d)))))
+                (local.get $inv)
+                (local.get $m)))
+            ;; valid = 1e-20 < n2 < 1e20 (NaN compares false). An invalid lane becomes (0, 0, 0, 1)
+            ;; with inv = 1, which encodes as the identity, and is counted (only lanes < rem: the
+            ;; columns' tail and the last iteration's reload are not entities).
+            (local.set $m
+              (v128.and
+                (f32x4.gt (local.get $n2) (v128.const f32x4 0x1.79ca10p-67 0x1.79ca10p-67 0x1.79ca10p-67 0x1.79ca10p-67))
+                (f32x4.lt (local.get $n2) (v128.const f32x4 0x1.5af1d8p+66 0x1.5af1d8p+66 0x1.5af1d8p+66 0x1.5af1d8p+66))))
+            (local.set $x (v128.and (local.get $x) (local.get $m)))
+            (local.set $y (v128.and (local.get $y) (local.get $m)))
+            (local.set $z (v128.and (local.get $z) (local.get $m)))
+            (local.set $w (v128.bitselect (local.get $w) (v128.const f32x4 1 1 1 1) (local.get $m)))
+            (local.set $inv (v128.bitselect (local.get $inv) (v128.const f32x4 1 1 1 1) (local.get $m)))
+            (local.set $cnt
+              (i32x4.sub (local.get $cnt)
+                (v128.andnot (i32x4.lt_s (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $rem))) (local.get $m))))))
+
+        ;; ---- stage B, part 1 (vector j - 1): per component t = a·SCALE + 511 (a with the sign
+        ;; of n[idx]: sc = ±SCALE); near = trunc(t + 0.5); f = t - near (f = -e of the definition);
+        ;; alt = near + d with d = near > t ? -1 : 1, that is 1.0 with the sign bit of f (f = +0
+        ;; when near = t). f is exact: t >= 1 is a multiple of 2^-23, t - 1 is exact for t in
+        ;; [0.5, 1), and below 0.5, t = float32(a·SCALE) + 511 exactly, a multiple of 2^-15, so
+        ;; t + 0.5 is exact, near = 0 and f = t. Hence alt - t = d - f exactly, and its float32
+        ;; rounding is -(f - d).
+        (local.set $t (f32x4.add (f32x4.mul (local.get $a) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
+        (local.set $ra (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
+        (local.set $fa (f32x4.sub (local.get $t) (local.get $ra)))
+        (local.set $da
+          (v128.or (v128.const f32x4 1 1 1 1)
+            (v128.and (local.get $fa) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
+        (local.set $t (f32x4.add (f32x4.mul (local.get $b) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
+        (local.set $rb (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
+        (local.set $fb (f32x4.sub (local.get $t) (local.get $rb)))
+        (local.set $db
+          (v128.or (v128.const f32x4 1 1 1 1)
+            (v128.and (local.get $fb) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
+        (local.set $t (f32x4.add (f32x4.mul (local.get $c) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
+        (local.set $rc (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
+        (local.set $fc (f32x4.sub (local.get $t) (local.get $rc)))
+        (local.set $dc
+          (v128.or (v128.const f32x4 1 1 1 1)
+            (v128.and (local.get $fc) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
+
+        ;; ---- stage A, part 2: normalise; |component| as bits (sign cleared): g01 = |y| > |x|,
+        ;; g23 = |w| > |z|, high = max(|z|, |w|) > max(|x|, |y|), l = the largest (ties go to the
+        ;; lowest index); idx = high ? 2 + g23 : g01.
         (local.set $x (f32x4.mul (local.get $x) (local.get $inv)))
         (local.set $y (f32x4.mul (local.get $y) (local.get $inv)))
         (local.set $z (f32x4.mul (local.get $z) (local.get $inv)))
         (local.set $w (f32x4.mul (local.get $w) (local.get $inv)))
-        ;; |component| (sign bit cleared); largest, ties to the lowest index: g01 = |y| > |x|,
-        ;; g23 = |w| > |z|, high = max(|z|, |w|) > max(|x|, |y|); idx = high ? 2 + g23 : g01.
-        ;; pmax(a, b) = a < b ? b : a, the maximum here (no NaN in valid lanes).
-        (local.set $a (v128.and (local.get $x) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
-        (local.set $b (v128.and (local.get $y) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
-        (local.set $c (v128.and (local.get $z) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
-        (local.set $t (v128.and (local.get $w) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
-        (local.set $g01 (f32x4.gt (local.get $b) (local.get $a)))
-        (local.set $g23 (f32x4.gt (local.get $t) (local.get $c)))
-        (local.set $a (f32x4.pmax (local.get $a) (local.get $b)))
-        (local.set $c (f32x4.pmax (local.get $c) (local.get $t)))
-        (local.set $high (f32x4.gt (local.get $c) (local.get $a)))
-        ;; l = |n[idx]|
-        (local.set $l (f32x4.pmax (local.get $a) (local.get $c)))
-        ;; negate all when n[idx] is negative: flip the sign bits (sgn = sign bit of n[idx])
-        (local.set $sgn
-          (v128.and
-            (v128.bitselect
-              (v128.bitselect (local.get $w) (local.get $z) (local.get $g23))
-              (v128.bitselect (local.get $y) (local.get $x) (local.get $g01))
-              (local.get $high))
-            (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))
-        ;; idx in bits 31..30: bit 31 = high, bit 30 = idx 1 or idx 3
-        (local.set $idx
-          (v128.or
-            (v128.and (local.get $high) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))
-            (v128.and
-              (v128.bitselect (local.get $g23) (local.get $g01) (local.get $high))
-              (v128.const i32x4 0x40000000 0x40000000 0x40000000 0x40000000))))
-        ;; the others in increasing index order: a = idx 0 ? y : x; b = idx ≥ 2 ? y : z; c = idx 3 ? z : w
-        (local.set $a
-          (v128.xor (local.get $sgn)
-            (v128.bitselect (local.get $x) (local.get $y) (v128.or (local.get $high) (local.get $g01)))))
-        (local.set $b
-          (v128.xor (local.get $sgn) (v128.bitselect (local.get $y) (local.get $z) (local.get $high))))
-        (local.set $c
-          (v128.xor (local.get $sgn)
-            (v128.bitselect (local.get $z) (local.get $w) (v128.and (local.get $high) (local.get $g23)))))
+        (local.set $ax (v128.and (local.get $x) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
+        (local.set $ay (v128.and (local.get $y) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
+        (local.set $az (v128.and (local.get $z) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
+        (local.set $aw (v128.and (local.get $w) (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff)))
+        (local.set $g01 (i32x4.gt_s (local.get $ay) (local.get $ax)))
+        (local.set $g23 (i32x4.gt_s (local.get $aw) (local.get $az)))
+        (local.set $ax (i32x4.max_s (local.get $ax) (local.get $ay)))
+        (local.set $az (i32x4.max_s (local.get $az) (local.get $aw)))
+        (local.set $high (i32x4.gt_s (local.get $az) (local.get $ax)))
+        (local.set $l.next (i32x4.max_s (local.get $ax) (local.get $az)))
+        ;; ge1 = idx >= 1, high = idx >= 2, ge3 = idx >= 3; idx << 30 = -(ge1 + high + ge3) << 30
+        (local.set $ge1 (v128.or (local.get $high) (local.get $g01)))
+        (local.set $ge3 (v128.and (local.get $high) (local.get $g23)))
+        (local.set $idx.next
+          (i32x4.shl
+            (i32x4.sub (i32x4.sub (i32x4.sub (v128.const i32x4 0 0 0 0) (local.get $ge1)) (local.get $high))
+              (local.get $ge3))
+            (i32.const 30)))
+        ;; the others in increasing index order: a = idx >= 1 ? x : y, b = idx >= 2 ? y : z,
+        ;; c = idx >= 3 ? z : w (selected as y ^ (ge1 & (x ^ y)) ...)
+        (local.set $ax (v128.xor (local.get $x) (local.get $y)))
+        (local.set $az (v128.xor (local.get $z) (local.get $w)))
+        (local.set $a.next (v128.xor (local.get $y) (v128.and (local.get $ge1) (local.get $ax))))
+        (local.set $b.next
+          (v128.xor (local.get $z) (v128.and (local.get $high) (v128.xor (local.get $y) (local.get $z)))))
+        (local.set $c.next (v128.xor (local.get $w) (v128.and (local.get $ge3) (local.get $az))))
+        ;; q and -q are the same rotation: the definition negates all four when n[idx] < 0. Only t
+        ;; needs the sign of a, b, c (a·(-SCALE) = -(a·SCALE) exactly; the scores use S², the same
+        ;; for -S), so sc = SCALE with the sign of n[idx] = x ^ y ^ z ^ w ^ a ^ b ^ c (bitwise).
+        (local.set $sc.next
+          (v128.xor (v128.const f32x4 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9)
+            (v128.and (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)
+              (v128.xor (v128.xor (local.get $ax) (local.get $az))
+                (v128.xor (v128.xor (local.get $a.next) (local.get $b.next)) (local.get $c.next))))))
 
-        ;; per component: t = a·SCALE + 511; near = trunc(t + 0.5); alt = near > t ? near - 1 : near + 1,
-        ;; clamped to [0, 1022]. Kept as near - 511 (na) and alt - 511 (xa), exact small integers;
-        ;; ±1 is 1.0 with the sign bit of the mask. Then d = (k - 511)·INV_SCALE, its square s and
-        ;; its squared error e = (d - a)².
-        (local.set $t
-          (f32x4.add (f32x4.mul (local.get $a) (v128.const f32x4 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9))
-            (v128.const f32x4 511 511 511 511)))
-        (local.set $na (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $xa
-          (f32x4.pmin (v128.const f32x4 511 511 511 511)
-            (f32x4.pmax (v128.const f32x4 -511 -511 -511 -511)
-              (f32x4.add (f32x4.sub (local.get $na) (v128.const f32x4 511 511 511 511))
-                (v128.or (v128.const f32x4 1 1 1 1)
-                  (v128.and (f32x4.gt (local.get $na) (local.get $t))
-                    (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))))))
-        (local.set $na (f32x4.sub (local.get $na) (v128.const f32x4 511 511 511 511)))
-        (local.set $d (f32x4.mul (local.get $na) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $sna (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $a)))
-        (local.set $ena (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.mul (local.get $xa) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $sxa (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $a)))
-        (local.set $exa (f32x4.mul (local.get $d) (local.get $d)))
-
-        (local.set $t
-          (f32x4.add (f32x4.mul (local.get $b) (v128.const f32x4 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9))
-            (v128.const f32x4 511 511 511 511)))
-        (local.set $nb (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $xb
-          (f32x4.pmin (v128.const f32x4 511 511 511 511)
-            (f32x4.pmax (v128.const f32x4 -511 -511 -511 -511)
-              (f32x4.add (f32x4.sub (local.get $nb) (v128.const f32x4 511 511 511 511))
-                (v128.or (v128.const f32x4 1 1 1 1)
-                  (v128.and (f32x4.gt (local.get $nb) (local.get $t))
-                    (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))))))
-        (local.set $nb (f32x4.sub (local.get $nb) (v128.const f32x4 511 511 511 511)))
-        (local.set $d (f32x4.mul (local.get $nb) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $snb (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $b)))
-        (local.set $enb (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.mul (local.get $xb) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $sxb (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $b)))
-        (local.set $exb (f32x4.mul (local.get $d) (local.get $d)))
-
-        (local.set $t
-          (f32x4.add (f32x4.mul (local.get $c) (v128.const f32x4 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9 0x1.6954e2p+9))
-            (v128.const f32x4 511 511 511 511)))
-        (local.set $nc (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $xc
-          (f32x4.pmin (v128.const f32x4 511 511 511 511)
-            (f32x4.pmax (v128.const f32x4 -511 -511 -511 -511)
-              (f32x4.add (f32x4.sub (local.get $nc) (v128.const f32x4 511 511 511 511))
-                (v128.or (v128.const f32x4 1 1 1 1)
-                  (v128.and (f32x4.gt (local.get $nc) (local.get $t))
-                    (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))))))
-        (local.set $nc (f32x4.sub (local.get $nc) (v128.const f32x4 511 511 511 511)))
-        (local.set $d (f32x4.mul (local.get $nc) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $snc (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $c)))
-        (local.set $enc (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.mul (local.get $xc) (v128.const f32x4 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10 0x1.6abf46p-10)))
-        (local.set $sxc (f32x4.mul (local.get $d) (local.get $d)))
-        (local.set $d (f32x4.sub (local.get $d) (local.get $c)))
-        (local.set $exc (f32x4.mul (local.get $d) (local.get $d)))
-
-        ;; candidates: r = ((1 - da²) - db²) - dc²; dl = r > 0 ? sqrt(r) : 0, as sqrt(pmax(r, 0))
-        ;; (r = -0 gives dl = -0, and dl - l is the same);
-        ;; E = (((da-a)² + (db-b)²) + (dc-c)²) + (dl-l)²
-        (local.set $r1a (f32x4.sub (v128.const f32x4 1 1 1 1) (local.get $sna)))
-        (local.set $r2ab (f32x4.sub (local.get $r1a) (local.get $snb)))
-        ;; C0: all near
-        (local.set $r (f32x4.sub (local.get $r2ab) (local.get $snc)))
-        (local.set $d (f32x4.sub
-          (f32x4.sqrt (f32x4.pmax (local.get $r) (v128.const f32x4 0 0 0 0)))
-          (local.get $l)))
-        (local.set $e0 (f32x4.add
-          (f32x4.add (f32x4.add (local.get $ena) (local.get $enb)) (local.get $enc))
-          (f32x4.mul (local.get $d) (local.get $d))))
-        ;; C1: a at alt
-        (local.set $r (f32x4.sub (f32x4.sub (f32x4.sub (v128.const f32x4 1 1 1 1) (local.get $sxa)) (local.get $snb))
-          (local.get $snc)))
-        (local.set $d (f32x4.sub
-          (f32x4.sqrt (f32x4.pmax (local.get $r) (v128.const f32x4 0 0 0 0)))
-          (local.get $l)))
-        (local.set $e1 (f32x4.add
-          (f32x4.add (f32x4.add (local.get $exa) (local.get $enb)) (local.get $enc))
-          (f32x4.mul (local.get $d) (local.get $d))))
-        ;; C2: b at alt
-        (local.set $r (f32x4.sub (f32x4.sub (local.get $r1a) (local.get $sxb)) (local.get $snc)))
-        (local.set $d (f32x4.sub
-          (f32x4.sqrt (f32x4.pmax (local.get $r) (v128.const f32x4 0 0 0 0)))
-          (local.get $l)))
-        (local.set $e2 (f32x4.add
-          (f32x4.add (f32x4.add (local.get $ena) (local.get $exb)) (local.get $enc))
-          (f32x4.mul (local.get $d) (local.get $d))))
-        ;; C3: c at alt
-        (local.set $r (f32x4.sub (local.get $r2ab) (local.get $sxc)))
-        (local.set $d (f32x4.sub
-          (f32x4.sqrt (f32x4.pmax (local.get $r) (v128.const f32x4 0 0 0 0)))
-          (local.get $l)))
-        (local.set $e3 (f32x4.add
-          (f32x4.add (f32x4.add (local.get $ena) (local.get $enb)) (local.get $exc))
-          (f32x4.mul (local.get $d) (local.get $d))))
-
-        ;; smallest E, ties to the earlier candidate: pmin(best, e) = e < best ? e : best
-        (local.set $w1 (f32x4.lt (local.get $e1) (local.get $e0)))
-        (local.set $e0 (f32x4.pmin (local.get $e0) (local.get $e1)))
-        (local.set $w2 (f32x4.lt (local.get $e2) (local.get $e0)))
-        (local.set $e0 (f32x4.pmin (local.get $e0) (local.get $e2)))
-        (local.set $w3 (f32x4.lt (local.get $e3) (local.get $e0)))
+        ;; ---- stage B, part 2: h = f - d (float32: -(alt - t)); per component the products
+        ;; p = a·f, q = a·h and squares e = f², g = h². Against the definition, a may have the
+        ;; other sign and f, h have the other sign: each p, q, hence S, is exactly negated or not, so
+        ;; Q = (ea + eb) + ec and S² = ((pa + pb) + pc)² are the definition's float32 values.
+        ;; Partial sums as soon as a and b are done: Q0/Q3 (ea + eb), Q1 (ga + eb), Q2 (ea + gb),
+        ;; likewise for S.
+        (local.set $h (f32x4.sub (local.get $fa) (local.get $da)))
+        (local.set $pa (f32x4.mul (local.get $a) (local.get $fa)))
+        (local.set $qa (f32x4.mul (local.get $a) (local.get $h)))
+        (local.set $ea (f32x4.mul (local.get $fa) (local.get $fa)))
+        (local.set $ga (f32x4.mul (local.get $h) (local.get $h)))
+        ;; code: ka·1024 + kb + 2^23 < 2^24 is exact, a float whose mantissa is ka·1024 + kb; the
+        ;; winner's d (·1024 for a) is added to it later
+        (local.set $kab (f32x4.mul (local.get $ra) (v128.const f32x4 1024 1024 1024 1024)))
+        (local.set $da (f32x4.mul (local.get $da) (v128.const f32x4 1024 1024 1024 1024)))
+        (local.set $h (f32x4.sub (local.get $fb) (local.get $db)))
+        (local.set $pb (f32x4.mul (local.get $b) (local.get $fb)))
+        (local.set $qb (f32x4.mul (local.get $b) (local.get $h)))
+        (local.set $eb (f32x4.mul (local.get $fb) (local.get $fb)))
+        (local.set $gb (f32x4.mul (local.get $h) (local.get $h)))
+        (local.set $kab
+          (f32x4.add (local.get $kab) (f32x4.add (local.get $rb) (v128.const f32x4 8388608 8388608 8388608 8388608))))
+        (local.set $qb (f32x4.add (local.get $pa) (local.get $qb)))
+        (local.set $gb (f32x4.add (local.get $ea) (local.get $gb)))
+        (local.set $qa (f32x4.add (local.get $qa) (local.get $pb)))
+        (local.set $ga (f32x4.add (local.get $ga) (local.get $eb)))
+        (local.set $pa (f32x4.add (local.get $pa) (local.get $pb)))
+        (local.set $ea (f32x4.add (local.get $ea) (local.get $eb)))
+        (local.set $h (f32x4.sub (local.get $fc) (local.get $dc)))
+        (local.set $pc (f32x4.mul (local.get $c) (local.get $fc)))
+        (local.set $qc (f32x4.mul (local.get $c) (local.get $h)))
+        (local.set $ec (f32x4.mul (local.get $fc) (local.get $fc)))
+        (local.set $gc (f32x4.mul (local.get $h) (local.get $h)))
+        (local.set $kc (f32x4.add (local.get $rc) (v128.const f32x4 8388608 8388608 8388608 8388608)))
+        ;; F = l²·Q + S·S for C0 (all near), C1 (a at alt), C2 (b at alt), C3 (c at alt)
+        (local.set $l2 (f32x4.mul (local.get $l) (local.get $l)))
+        (local.set $sum (f32x4.add (local.get $pa) (local.get $pc)))
+        (local.set $f0
+          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ea) (local.get $ec)))
+            (f32x4.mul (local.get $sum) (local.get $sum))))
+        (local.set $sum (f32x4.add (local.get $qa) (local.get $pc)))
+        (local.set $f1
+          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ga) (local.get $ec)))
+            (f32x4.mul (local.get $sum) (local.get $sum))))
+        (local.set $sum (f32x4.add (local.get $qb) (local.get $pc)))
+        (local.set $f2
+          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $gb) (local.get $ec)))
+            (f32x4.mul (local.get $sum) (local.get $sum))))
+        (local.set $sum (f32x4.add (local.get $pa) (local.get $qc)))
+        (local.set $f3
+          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ea) (local.get $gc)))
+            (f32x4.mul (local.get $sum) (local.get $sum))))
+        ;; the smallest F, ties to the earlier candidate (F >= 0: compared as int32 bits); w1..w3 say
+        ;; which alt wins (at most one)
+        (local.set $w1 (i32x4.gt_s (local.get $f0) (local.get $f1)))
+        (local.set $f0 (i32x4.min_s (local.get $f0) (local.get $f1)))
+        (local.set $w2 (i32x4.gt_s (local.get $f0) (local.get $f2)))
+        (local.set $f0 (i32x4.min_s (local.get $f0) (local.get $f2)))
+        (local.set $w3 (i32x4.gt_s (local.get $f0) (local.get $f3)))
+        (local.set $w1 (v128.andnot (local.get $w1) (v128.or (local.get $w2) (local.get $w3))))
         (local.set $w2 (v128.andnot (local.get $w2) (local.get $w3)))
-        (local.set $w1 (v128.andnot (v128.andnot (local.get $w1) (local.get $w2)) (local.get $w3)))
-        ;; bits = idx<<30 | ka<<20 | kb<<10 | kc, or the identity when invalid. k - 511 + (511 + 2^23)
-        ;; is a float whose low mantissa bits are k; shifting left by 10 or 20 drops the exponent.
+        ;; bits = idx<<30 | ka<<20 | kb<<10 | kc: (ka·1024 + kb + 2^23) << 10 drops the exponent;
+        ;; kc + 2^23 has kc in its low bits
         (local.set $code
-          (v128.bitselect
-            (v128.or (local.get $idx)
-              (v128.or
-                (i32x4.shl
-                  (f32x4.add (v128.bitselect (local.get $xa) (local.get $na) (local.get $w1))
-                    (v128.const f32x4 8389119 8389119 8389119 8389119))
-                  (i32.const 20))
-                (v128.or
-                  (i32x4.shl
-                    (f32x4.add (v128.bitselect (local.get $xb) (local.get $nb) (local.get $w2))
-                      (v128.const f32x4 8389119 8389119 8389119 8389119))
-                    (i32.const 10))
-                  (v128.and
-                    (f32x4.add (v128.bitselect (local.get $xc) (local.get $nc) (local.get $w3))
-                      (v128.const f32x4 8389119 8389119 8389119 8389119))
-                    (v128.const i32x4 0x3ff 0x3ff 0x3ff 0x3ff)))))
-            (v128.const i32x4 0xdff7fdff 0xdff7fdff 0xdff7fdff 0xdff7fdff)
-            (local.get $valid)))
+          (v128.or (local.get $idx)
+            (v128.or
+              (i32x4.shl
+                (f32x4.add
+                  (f32x4.add (local.get $kab) (v128.and (local.get $da) (local.get $w1)))
+                  (v128.and (local.get $db) (local.get $w2)))
+                (i32.const 10))
+              (v128.and
+                (f32x4.add (local.get $kc) (v128.and (local.get $dc) (local.get $w3)))
+                (v128.const i32x4 0x3ff 0x3ff 0x3ff 0x3ff)))))
+
+        ;; ---- hand over, store vector j - 1 (none in the first iteration), step
+        (local.set $a (local.get $a.next))
+        (local.set $b (local.get $b.next))
+        (local.set $c (local.get $c.next))
+        (local.set $sc (local.get $sc.next))
+        (local.set $l (local.get $l.next))
+        (local.set $idx (local.get $idx.next))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (local.set $rem (i32.sub (local.get $rem) (i32.const 4)))
+        (if (local.get $first)
+          (then
+            (local.set $first (i32.const 0))
+            (br $next)))
         (if (i32.lt_s (local.get $n) (i32.const 4))
           (then
-            ;; the last, partial vector: store and count only lanes 0 .. n-1
-            (local.set $cnt
-              (i32x4.sub (local.get $cnt)
-                (v128.and (local.get $valid) (i32x4.lt_s (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $n))))))
+            ;; the last, partial vector: store only lanes 0 .. n-1
             (v128.store32_lane 0 (local.get $o) (local.get $code))
             (if (i32.gt_s (local.get $n) (i32.const 1))
               (then (v128.store32_lane offset=4 1 (local.get $o) (local.get $code))))
             (if (i32.gt_s (local.get $n) (i32.const 2))
               (then (v128.store32_lane offset=8 2 (local.get $o) (local.get $code))))
             (br $done)))
-        ;; count the valid lanes (a valid mask lane is -1)
-        (local.set $cnt (i32x4.sub (local.get $cnt) (local.get $valid)))
         (v128.store (local.get $o) (local.get $code))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (local.set $o (i32.add (local.get $o) (i32.const 16)))
         (local.set $n (i32.sub (local.get $n) (i32.const 4)))
         (br_if $next (i32.gt_s (local.get $n) (i32.const 0)))))
-    ;; invalid = n - valid
-    (i32.sub (local.get $total)
-      (i32.add
-        (i32.add (i32x4.extract_lane 0 (local.get $cnt)) (i32x4.extract_lane 1 (local.get $cnt)))
-        (i32.add (i32x4.extract_lane 2 (local.get $cnt)) (i32x4.extract_lane 3 (local.get $cnt))))))
+    ;; the invalid count
+    (i32.add
+      (i32.add (i32x4.extract_lane 0 (local.get $cnt)) (i32x4.extract_lane 1 (local.get $cnt)))
+      (i32.add (i32x4.extract_lane 2 (local.get $cnt)) (i32x4.extract_lane 3 (local.get $cnt)))))
 
   ;; pack(x, stride, n, out) -> non-finite count
   ;; Interleaves the columns x, y, z [0..n) (at x, x + stride, x + 2·stride) into n xyz triples at out
@@ -329,4 +338,43 @@
       (i32.add
         (i32.add (i32x4.extract_lane 0 (local.get $cnt)) (i32x4.extract_lane 1 (local.get $cnt)))
         (i32.add (i32x4.extract_lane 2 (local.get $cnt)) (i32x4.extract_lane 3 (local.get $cnt))))))
+
+  ;; run(i, end, dropped, frame, out, header) -> the first entry not taken
+  ;; The recorder's resolve fast path (EntityResolver.continueRun, which has the same loop in
+  ;; JavaScript): entries that continue, at the same position, the lives of the previous frame.
+  ;; `header` holds the byte addresses of: staged ids, staged flags (bytes), the previous frame's ids
+  ;; and handles, this frame's ids and handles, and lastSeen (by handle). From entry i up to end,
+  ;; while prevIds[i] = ids[i] and lastSeen[prevHandles[i]] = frame - 1: lastSeen of that handle
+  ;; becomes frame, the handle and the id go to this frame's lists at i - dropped, and
+  ;; handle | flags[i] << 24 to the word at out + 4i.
+  (func (export "run") (param $i i32) (param $end i32) (param $dropped i32) (param $frame i32)
+    (param $out i32) (param $hdr i32) (result i32)
+    (local $ids i32) (local $flags i32) (local $pids i32) (local $ph i32) (local $cids i32) (local $ch i32)
+    (local $seen i32) (local $prev i32) (local $id i32) (local $h i32) (local $sa i32) (local $k i32)
+    (local.set $ids (i32.load (local.get $hdr)))
+    (local.set $flags (i32.load offset=4 (local.get $hdr)))
+    (local.set $pids (i32.load offset=8 (local.get $hdr)))
+    (local.set $ph (i32.load offset=12 (local.get $hdr)))
+    (local.set $cids (i32.load offset=16 (local.get $hdr)))
+    (local.set $ch (i32.load offset=20 (local.get $hdr)))
+    (local.set $seen (i32.load offset=24 (local.get $hdr)))
+    (local.set $prev (i32.sub (local.get $frame) (i32.const 1)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
+        (local.set $k (i32.shl (local.get $i) (i32.const 2)))
+        (local.set $id (i32.load (i32.add (local.get $ids) (local.get $k))))
+        (br_if $done (i32.ne (local.get $id) (i32.load (i32.add (local.get $pids) (local.get $k)))))
+        (local.set $h (i32.load (i32.add (local.get $ph) (local.get $k))))
+        (local.set $sa (i32.add (local.get $seen) (i32.shl (local.get $h) (i32.const 2))))
+        (br_if $done (i32.ne (i32.load (local.get $sa)) (local.get $prev)))
+        (i32.store (local.get $sa) (local.get $frame))
+        (i32.store (i32.add (local.get $out) (local.get $k))
+          (i32.or (local.get $h) (i32.shl (i32.load8_u (i32.add (local.get $flags) (local.get $i))) (i32.const 24))))
+        (local.set $k (i32.shl (i32.sub (local.get $i) (local.get $dropped)) (i32.const 2)))
+        (i32.store (i32.add (local.get $ch) (local.get $k)) (local.get $h))
+        (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $i))
 )

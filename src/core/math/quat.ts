@@ -6,10 +6,11 @@
  * The encoder is defined in float32 arithmetic (see `encodeQuatColumns`), so that the WebAssembly
  * SIMD kernel (src/core/kernel) produces the same bits. It does not simply round each component to
  * the nearest code: of four candidates (all nearest, or one component moved to its other
- * neighbouring code) it keeps the one whose decoded quaternion is closest to the input, counting
- * the error of the rebuilt largest component. Worst case measured (hill climbing): 0.1584°, near
- * (±½, ±½, ±½, ±½) and near (1/√2, 1/√2, 0, 0); uniform random rotations stay under 0.153° (5M
- * samples). Nearest rounding alone reached 0.274°. See the tests.
+ * neighbouring code) it keeps the one with the smallest first-order estimate of the decoding error,
+ * which counts the error that the three rounded components put into the rebuilt largest one (no
+ * square root, no decoding). Worst case measured (hill climbing): 0.1586°, near (±½, ±½, ±½, ±½)
+ * and near (1/√2, 1/√2, 0, 0); uniform random rotations stay under 0.153° (10M samples). Nearest
+ * rounding alone reached 0.274°. See the tests.
  */
 
 const INV_SQRT2 = Math.SQRT1_2;
@@ -30,7 +31,6 @@ const SCALE_F = Math.fround(SCALE);
 /** A quaternion encodes when its float32 squared norm lies strictly between these (float32 1e-20, 1e20). */
 const NORM2_MIN_F = Math.fround(1e-20);
 const NORM2_MAX_F = Math.fround(1e20);
-const INV_SCALE_F = Math.fround(INV_SCALE);
 
 /** The three "other" component indices for each largest-component index. */
 const OTHERS = new Uint8Array([1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
@@ -40,22 +40,12 @@ const normI32 = new Int32Array(normF32.buffer);
 /** The identity (w largest, the others 0). */
 const IDENTITY = (3 << 30) | (MID << 20) | (MID << 10) | MID;
 
-/**
- * Per code k in [0, 1022], as the encoder computes them in float32: the decoded component
- * d = (k − 511)·INV_SCALE, its square d², and 1 − d². (Float32Array stores round to float32.)
- */
-const DEC = new Float32Array(STEPS + 1);
-const SQ = new Float32Array(STEPS + 1);
-const ONE_MINUS_SQ = new Float32Array(STEPS + 1);
-for (let k = 0; k <= STEPS; k++) {
-  DEC[k] = (k - MID) * INV_SCALE_F;
-  SQ[k] = DEC[k] * DEC[k];
-  ONE_MINUS_SQ[k] = 1 - SQ[k];
-}
 /** Entities per block of `encodeQuatColumns`, and the block's idx (−1: invalid) and a, b, c, l. */
 const BLOCK = 128;
 const blockIdx = new Int32Array(BLOCK);
 const blockAbcl = new Float64Array(BLOCK * 4);
+/** The block's t (float32 values) for a, b, c, at the same stride as `blockAbcl`. */
+const blockT = new Float64Array(BLOCK * 4);
 
 /** Outcome of `encodeQuat` on the last call: whether the input had to be repaired. */
 export const quatStatus = { sanitized: false };
@@ -113,29 +103,39 @@ export function encodeQuatAt(src: ArrayLike<number>, offset: number): number {
  * allocates nothing and does not touch `quatStatus`. The caller guarantees that the ranges are in
  * bounds.
  *
- * The definition, every operation in float32 (no fused multiply-add):
+ * The definition, every operation in float32 (no fused multiply-add), sums left to right:
  * 1. n2 = ((x² + y²) + z²) + w²; valid when 1e-20 < n2 < 1e20, otherwise the identity.
  * 2. n = q · (n2 within 1e-3 of 1 ? 1.5 − 0.5·n2 (one Newton step) : 1 / √n2).
  * 3. idx = index of the largest |n_i| (ties → lowest index); if n[idx] < 0 negate all four;
  *    l = |n[idx]|, a, b, c = the others in increasing index order.
  * 4. For each of a, b, c: t = a·SCALE + 511, near = trunc(t + 0.5), alt = the other neighbour of t
- *    (near − 1 when near > t, else near + 1) clamped to [0, 1022].
- * 5. Candidates: all near, or exactly one of a, b, c at alt. Each is decoded (d = (k − 511)·INV_SCALE,
- *    dl = r > 0 ? √r : 0 with r = ((1 − da²) − db²) − dc²) and scored
- *    E = (((da−a)² + (db−b)²) + (dc−c)²) + (dl−l)²; the smallest E wins, ties → the earlier candidate.
+ *    (near − 1 when near > t, else near + 1) clamped to [0, 1022]; the code-unit errors
+ *    e = near − t and g = alt − t (exact in float32).
+ * 5. Candidates C0 = (near, near, near), C1 = (alt, near, near), C2 = (near, alt, near) and
+ *    C3 = (near, near, alt), each scored F = L2·Q + S·S with L2 = l·l, Q = (ea·ea + eb·eb) + ec·ec,
+ *    S = (a·ea + b·eb) + c·ec, where the component at alt uses g instead of e (each candidate's Q and
+ *    S computed on their own, not from C0's). The smallest F wins, ties → the earlier candidate.
+ * Why F: a decoded component differs from the input by e·INV_SCALE and the rebuilt largest one by
+ * about −S·INV_SCALE / l, so the squared error of the decoded quaternion is about
+ * INV_SCALE²·(Q + S²/l²) = INV_SCALE²·F / l²: F ranks the candidates without a square root.
  *
  * Steps 1–3 run in float32 (`Math.fround` after each operation: a double `+ − × ÷ √` of float32
- * operands rounded to float32 is what float32 hardware computes). Steps 4–5 would need some 50 more
- * roundings, and each costs about a nanosecond, so a fast path runs them in doubles and keeps its
- * answer only when every decision has a margin that float32 rounding cannot cross (the answer is
- * then the float32 one), which holds for about 99 % of rotations:
- * - t: float32 rounding moves t and t + 0.5 by less than 1e-4, so both must be ≥ 3e-4 from an integer
- *   (or the component 0: t = 511 exactly);
- * - E: with r > 0.2 (dl > 0.44) and |dl − l| < 0.01, float32 rounding moves each E by less than
- *   2.5e-9 (nearly all of it the float32 error of r, ≤ 6e-8, through dl into (dl − l)²), so the
- *   winner must beat every other candidate by more than 1e-8.
- * Otherwise `roundExact` decides in float32. Tests compare every path with a literal float32
- * implementation of the definition.
+ * operands rounded to float32 is what float32 hardware computes), and so does t. Then
+ * near = floor(t + 0.5) in doubles is the float32 one, and e, g are exact in both: t ≥ 1 is a
+ * multiple of 2^-23, and below 1, t = float32(a·SCALE) + 511 exactly, a multiple of 2^-15 (so
+ * float32 t + 0.5 is exact too; above 1 its rounding, past a power of two, cannot cross an integer).
+ * Step 5 would need some 40 more roundings, so a fast path ranks the candidates in doubles and keeps
+ * its choice when the winner beats every other candidate by more than 4e-6: more than twice what
+ * float32 rounding can move an F. With u = 2^-24, l ≤ 1, Q ≤ 1.5 (g² ≤ 1, e² ≤ ¼) and
+ * |S| ≤ √((a² + b² + c²)·Q) ≤ √(0.75·1.5) < 1.061, the float32 Q and S are within 3u·1.5 and
+ * 3u·1.061 of their exact values, L2·Q within 7.5u, S·S within 7.9u and F within 18.1u < 1.1e-6
+ * (the doubles are within 1e-14), so float32 picks the same winner. Otherwise (exact ties, and
+ * about 1 in 100,000 uniform random rotations) `roundExact` decides in float32.
+ * The fast path leaves out the clamp of alt, which never changes the result: alt leaves [0, 1022]
+ * only when t < 0 or t ≥ 1022, that is |a| ≥ 0.7071067; then l ≥ |a| and l² ≤ 1.000002 − a², so
+ * l and |a| are within 2e-6 of 1/√2, the other two below 0.0015, |e| < 0.001, and moving a to alt
+ * raises F by about l² + a² = 1 (see F1 − F0 in `roundBlock`): that candidate never wins.
+ * Tests compare every path with a literal float32 implementation of the definition.
  *
  * @example
  * const qx = new Float32Array([0]), qy = new Float32Array([0]);
@@ -215,7 +215,16 @@ function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw
 
 /** Steps 4–5 for the `m` entities of `blockIdx` / `blockAbcl`, codes into `out[at ..]`. */
 function roundBlock(m: number, out: Int32Array, at: number): void {
-  const dec = DEC, sq = SQ, oms = ONE_MINUS_SQ, ids = blockIdx, abcl = blockAbcl;
+  const fr = Math.fround;
+  const ids = blockIdx, abcl = blockAbcl, tt = blockT;
+  // t in float32 (a·SCALE is exact in doubles, so each fround is one float32 operation). A pass of
+  // its own: short loop bodies let the processor overlap several entities.
+  for (let j = 0; j < m; j++) {
+    const k4 = j * 4;
+    tt[k4] = fr(fr(abcl[k4] * 722.6631469726562) + 511);
+    tt[k4 + 1] = fr(fr(abcl[k4 + 1] * 722.6631469726562) + 511);
+    tt[k4 + 2] = fr(fr(abcl[k4 + 2] * 722.6631469726562) + 511);
+  }
   for (let j = 0; j < m; j++) {
     const idx = ids[j];
     if (idx < 0) {
@@ -224,76 +233,48 @@ function roundBlock(m: number, out: Int32Array, at: number): void {
     }
     const k4 = j * 4;
     const a = abcl[k4], b = abcl[k4 + 1], c = abcl[k4 + 2], l = abcl[k4 + 3];
-    // Fast path (see above), in doubles. f = t − near is in [−0.5, 0.5); alt = near − 1 when f < 0,
-    // else near + 1, and (f + 1) | 0 is 0 or 1. The clamp maps −1 to 0 and 1023 to 1022.
-    const ua = a * 722.6631469726562 + 511, ub = b * 722.6631469726562 + 511, uc = c * 722.6631469726562 + 511;
-    const ka = (ua + 0.5) | 0, kb = (ub + 0.5) | 0, kc = (uc + 0.5) | 0;
-    const fa = ua - ka, fb = ub - kb, fc = uc - kc;
-    const ga = Math.abs(fa), gb = Math.abs(fb), gc = Math.abs(fc);
-    // A zero component (2D rotations have two) gives t = 511 exactly in both, margin or not.
-    if (((ga > 3e-4 && ga < 0.4997) || a === 0) && ((gb > 3e-4 && gb < 0.4997) || b === 0) && ((gc > 3e-4 && gc < 0.4997) || c === 0)) {
-      let xa = ka - 1 + 2 * ((fa + 1) | 0), xb = kb - 1 + 2 * ((fb + 1) | 0), xc = kc - 1 + 2 * ((fc + 1) | 0);
-      xa -= (xa >> 31) + ((xa + 1) >> 10);
-      xb -= (xb >> 31) + ((xb + 1) >> 10);
-      xc -= (xc >> 31) + ((xc + 1) >> 10);
-      let e = dec[ka] - a;
-      const ena = e * e;
-      e = dec[xa] - a;
-      const exa = e * e;
-      e = dec[kb] - b;
-      const enb = e * e;
-      e = dec[xb] - b;
-      const exb = e * e;
-      e = dec[kc] - c;
-      const enc = e * e;
-      e = dec[xc] - c;
-      const exc = e * e;
-      const snb = sq[kb], snc = sq[kc];
-      const r1a = oms[ka];
-      const r2ab = r1a - snb;
-      const r0 = r2ab - snc;
-      const r1 = oms[xa] - snb - snc;
-      const r2 = r1a - sq[xb] - snc;
-      const r3 = r2ab - sq[xc];
-      if (r0 > 0.2 && r1 > 0.2 && r2 > 0.2 && r3 > 0.2) {
-        const l0 = Math.sqrt(r0) - l, l1 = Math.sqrt(r1) - l, l2 = Math.sqrt(r2) - l, l3 = Math.sqrt(r3) - l;
-        if (Math.abs(l0) < 0.01 && Math.abs(l1) < 0.01 && Math.abs(l2) < 0.01 && Math.abs(l3) < 0.01) {
-          // Here E < 1.2e-4: in units of 2^-40 (floor) it is an int32, and integer min/max give the
-          // winner (w: strictly below the best so far) and the runner-up without branches. A gap of
-          // more than 10995 units is more than 1e-8.
-          const e0 = ((ena + enb + enc + l0 * l0) * 1099511627776) | 0;
-          const e1 = ((exa + enb + enc + l1 * l1) * 1099511627776) | 0;
-          const e2 = ((ena + exb + enc + l2 * l2) * 1099511627776) | 0;
-          const e3 = ((ena + enb + exc + l3 * l3) * 1099511627776) | 0;
-          let d = e1 - e0;
-          let s = d & (d >> 31);
-          const w1 = d >>> 31;
-          let best = e0 + s;
-          let second = e1 - s;
-          d = e2 - best;
-          s = d & (d >> 31);
-          const w2 = d >>> 31;
-          let hi = e2 - s;
-          best += s;
-          d = hi - second;
-          second += d & (d >> 31);
-          d = e3 - best;
-          s = d & (d >> 31);
-          const w3 = d >>> 31;
-          hi = e3 - s;
-          best += s;
-          d = hi - second;
-          second += d & (d >> 31);
-          if (second - best > 10995) {
-            const p2 = w2 & (w3 ^ 1);
-            const p1 = w1 & (w2 ^ 1) & (w3 ^ 1);
-            // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31
-            // would be boxed as a heap number. Stored into a Uint32Array it is the same 32 bits.
-            out[at + j] = (idx << 30) | ((ka + p1 * (xa - ka)) << 20) | ((kb + p2 * (xb - kb)) << 10) | (kc + w3 * (xc - kc));
-            continue;
-          }
-        }
-      }
+    const ta = tt[k4], tb = tt[k4 + 1], tc = tt[k4 + 2];
+    // near = floor(t + 0.5); e = near − t in (−½, ½]; d = alt − near = e > 0 ? −1 : 1 (not clamped:
+    // see above).
+    const ka = Math.floor(ta + 0.5), kb = Math.floor(tb + 0.5), kc = Math.floor(tc + 0.5);
+    const ea = ka - ta, eb = kb - tb, ec = kc - tc;
+    const da = 1 - 2 * Math.ceil(ea), db = 1 - 2 * Math.ceil(eb), dc = 1 - 2 * Math.ceil(ec);
+    // In doubles the scores need not follow the definition's order: with S0 = a·ea + b·eb + c·ec,
+    // moving a to alt changes Q by (e + d)² − e² = d·(2e + d) and S by a·d, so
+    // F1 − F0 = d·(L2·(2ea + d) + a·(2S0 + a·d)); likewise F2 − F0, F3 − F0.
+    const l2 = l * l, s2 = 2 * (a * ea + b * eb + c * ec);
+    // |F − F0| < 2.6 (|L2·(2e + d)| ≤ 1, |S0| ≤ 0.75): in units of 2^-28 (truncated) it is an int32,
+    // and integer min/max give the winner (w: strictly below the best so far) and the runner-up
+    // without branches. A gap of more than 1100 units is more than 4e-6 (a truncation moves a value
+    // by less than a unit). `| 0` tells the compiler that no sum overflows.
+    const e1 = (da * (l2 * (2 * ea + da) + a * (s2 + a * da)) * 268435456) | 0;
+    const e2 = (db * (l2 * (2 * eb + db) + b * (s2 + b * db)) * 268435456) | 0;
+    const e3 = (dc * (l2 * (2 * ec + dc) + c * (s2 + c * dc)) * 268435456) | 0;
+    let sel = e1 & (e1 >> 31);
+    const w1 = e1 >>> 31;
+    let best = sel;
+    let second = (e1 - sel) | 0;
+    let d = (e2 - best) | 0;
+    sel = d & (d >> 31);
+    const w2 = d >>> 31;
+    let hi = (e2 - sel) | 0;
+    best = (best + sel) | 0;
+    d = (hi - second) | 0;
+    second = (second + (d & (d >> 31))) | 0;
+    d = (e3 - best) | 0;
+    sel = d & (d >> 31);
+    const w3 = d >>> 31;
+    hi = (e3 - sel) | 0;
+    best = (best + sel) | 0;
+    d = (hi - second) | 0;
+    second = (second + (d & (d >> 31))) | 0;
+    if (((second - best) | 0) > 1100) {
+      const p2 = w2 & (w3 ^ 1);
+      const p1 = w1 & (w2 ^ 1) & (w3 ^ 1);
+      // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31
+      // would be boxed as a heap number. Stored into a Uint32Array it is the same 32 bits.
+      out[at + j] = (idx << 30) | ((ka + p1 * da) << 20) | ((kb + p2 * db) << 10) | (kc + w3 * dc);
+      continue;
     }
     roundExact(idx, k4, out, at + j);
   }
@@ -317,41 +298,28 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
   xa = xa < 0 ? 0 : xa > STEPS ? STEPS : xa;
   xb = xb < 0 ? 0 : xb > STEPS ? STEPS : xb;
   xc = xc < 0 ? 0 : xc > STEPS ? STEPS : xc;
-  // Squared errors of the decoded values (DEC, SQ, ONE_MINUS_SQ hold the float32 d, d², 1 − d²).
-  let e = fr(DEC[na] - a);
-  const ena = fr(e * e);
-  e = fr(DEC[xa] - a);
-  const exa = fr(e * e);
-  e = fr(DEC[nb] - b);
-  const enb = fr(e * e);
-  e = fr(DEC[xb] - b);
-  const exb = fr(e * e);
-  e = fr(DEC[nc] - c);
-  const enc = fr(e * e);
-  e = fr(DEC[xc] - c);
-  const exc = fr(e * e);
-  const r2ab = fr(ONE_MINUS_SQ[na] - SQ[nb]);
-  const r0 = fr(r2ab - SQ[nc]);
-  const r1 = fr(fr(ONE_MINUS_SQ[xa] - SQ[nb]) - SQ[nc]);
-  const r2 = fr(fr(ONE_MINUS_SQ[na] - SQ[xb]) - SQ[nc]);
-  const r3 = fr(r2ab - SQ[xc]);
-  e = fr((r0 > 0 ? fr(Math.sqrt(r0)) : 0) - l);
-  const e0 = fr(fr(fr(ena + enb) + enc) + fr(e * e));
-  e = fr((r1 > 0 ? fr(Math.sqrt(r1)) : 0) - l);
-  const e1 = fr(fr(fr(exa + enb) + enc) + fr(e * e));
-  e = fr((r2 > 0 ? fr(Math.sqrt(r2)) : 0) - l);
-  const e2 = fr(fr(fr(ena + exb) + enc) + fr(e * e));
-  e = fr((r3 > 0 ? fr(Math.sqrt(r3)) : 0) - l);
-  const e3 = fr(fr(fr(ena + enb) + exc) + fr(e * e));
-  let best = e0;
+  const ea = fr(na - ta), eb = fr(nb - tb), ec = fr(nc - tc);
+  const ga = fr(xa - ta), gb = fr(xb - tb), gc = fr(xc - tc);
+  const ea2 = fr(ea * ea), eb2 = fr(eb * eb), ec2 = fr(ec * ec), ga2 = fr(ga * ga), gb2 = fr(gb * gb), gc2 = fr(gc * gc);
+  const pa = fr(a * ea), pb = fr(b * eb), pc = fr(c * ec), qa = fr(a * ga), qb = fr(b * gb), qc = fr(c * gc);
+  const l2 = fr(l * l);
+  let s = fr(fr(pa + pb) + pc);
+  const f0 = fr(fr(l2 * fr(fr(ea2 + eb2) + ec2)) + fr(s * s));
+  s = fr(fr(qa + pb) + pc);
+  const f1 = fr(fr(l2 * fr(fr(ga2 + eb2) + ec2)) + fr(s * s));
+  s = fr(fr(pa + qb) + pc);
+  const f2 = fr(fr(l2 * fr(fr(ea2 + gb2) + ec2)) + fr(s * s));
+  s = fr(fr(pa + pb) + qc);
+  const f3 = fr(fr(l2 * fr(fr(ea2 + eb2) + gc2)) + fr(s * s));
+  let best = f0;
   let pick = 0;
-  if (e1 < best) {
-    best = e1; pick = 1;
+  if (f1 < best) {
+    best = f1; pick = 1;
   }
-  if (e2 < best) {
-    best = e2; pick = 2;
+  if (f2 < best) {
+    best = f2; pick = 2;
   }
-  if (e3 < best) pick = 3;
+  if (f3 < best) pick = 3;
   out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
 }
 

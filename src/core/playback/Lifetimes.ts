@@ -23,7 +23,7 @@ export class Lifetimes {
     const r = this.reader;
     const t = r.entities;
     if (r.frameCount === 0 || !(handle >= 0 && handle < t.highWater) || t.used[handle] !== 1) return false;
-    return t.spawnFrames[handle] <= r.newestFrame && t.lastFrames[handle] >= r.oldestFrame;
+    return t.spawnFrames[handle] <= r.newestFrame && t.lastFrame(handle) >= r.oldestFrame;
   }
 
   /** First frame the entity is present in that is still held (its spawn frame, or the oldest frame); -1 when not held. */
@@ -40,7 +40,7 @@ export class Lifetimes {
    */
   public lastFrame(handle: number): number {
     if (!this.isHeld(handle)) return -1;
-    const l = this.reader.entities.lastFrames[handle];
+    const l = this.reader.entities.lastFrame(handle);
     const n = this.reader.newestFrame;
     return l < n ? l : n;
   }
@@ -49,12 +49,12 @@ export class Lifetimes {
   public presentAt(handle: number, frame: number): boolean {
     if (!this.isHeld(handle) || !this.reader.has(frame)) return false;
     const t = this.reader.entities;
-    return frame >= t.spawnFrames[handle] && frame <= t.lastFrames[handle];
+    return frame >= t.spawnFrames[handle] && frame <= t.lastFrame(handle);
   }
 
   /** Whether the entity exists in the newest frame held (so, normally, in the paused game). */
   public existsAtNewest(handle: number): boolean {
-    return this.isHeld(handle) && this.reader.entities.lastFrames[handle] >= this.reader.newestFrame;
+    return this.isHeld(handle) && this.reader.entities.lastFrame(handle) >= this.reader.newestFrame;
   }
 
   /** The kind given by `Recorder.describe`, or undefined. */
@@ -101,7 +101,7 @@ export class Lifetimes {
     const newest = r.newestFrame;
     const n = t.highWater;
     for (let h = 0; h < n; h++) {
-      if (t.used[h] === 1 && t.spawnFrames[h] <= newest && t.lastFrames[h] >= oldest) fn(h);
+      if (t.used[h] === 1 && t.spawnFrames[h] <= newest && t.lastFrame(h) >= oldest) fn(h);
     }
   }
 }

@@ -246,7 +246,7 @@ export class MarkerIndex {
       if (id <= 0x7fffffff) {
         // Usually the id's current life; when a newer life took the id since, search frame f itself.
         h = t.lookup(id);
-        if (h >= 0 && !(t.used[h] === 1 && t.spawnFrames[h] <= f && t.lastFrames[h] >= f)) h = this.handleOfId(f, id);
+        if (h >= 0 && !(t.used[h] === 1 && t.spawnFrames[h] <= f && t.lastFrame(h) >= f)) h = this.handleOfId(f, id);
       }
       this.push(MarkerKind.EVENT, f, h, ev.kinds[i]);
     }

@@ -72,7 +72,7 @@ export class Playback {
     let lo = Math.ceil(Math.min(from, to));
     let hi = Math.floor(Math.max(from, to));
     const first = Math.max(r.oldestFrame, t.spawnFrames[handle]);
-    const last = Math.min(r.newestFrame, t.lastFrames[handle]);
+    const last = Math.min(r.newestFrame, t.lastFrame(handle));
     if (lo < first) lo = first;
     if (hi > last) hi = last;
     let cap = Math.floor(out.length / 3);

@@ -18,19 +18,17 @@ export class EntityTable {
   public ids: Int32Array;
   /** Frame the life began. */
   public spawnFrames: Int32Array;
-  /** Last frame the entity was recorded in. */
-  public lastFrames: Int32Array;
   /** Kind index (see `kinds`), or -1 when none was described. */
   public kindOf: Int32Array;
   /** 1 while the handle is in use. */
   public used: Uint8Array;
-  /** 1 once `despawn` ended the life (a later record of the id starts a new one). */
-  public ended: Uint8Array;
   /**
-   * The recorder's one-load continuity test: the last frame the life was recorded in while open,
-   * or -1 once it ended. Equal to `lastFrames[h]` while `ended[h]` is 0.
+   * The last frame the life was recorded in while it is open; once `despawn` ended it (a later
+   * record of the id starts a new life), the bitwise NOT of that frame, a negative number. One array
+   * so that the recorder's continuity test is one load: `lastSeen[h] === frame - 1` holds exactly
+   * for an open life recorded in the previous frame. Read it through `lastFrame` and `isEnded`.
    */
-  public openFrames: Int32Array;
+  public lastSeen: Int32Array;
   /** Labels by handle. */
   public labels: Array<string | undefined> = [];
   /** Kind names; a kind's index is its position here. */
@@ -55,15 +53,21 @@ export class EntityTable {
   /** Handles in use. */
   public liveCount = 0;
 
-  public constructor(initialCapacity: number, public readonly maxEntityId: number) {
-    const cap = Math.max(16, initialCapacity | 0);
+  /**
+   * @param initialCapacity Handles before the first growth (at least 16).
+   * @param maxEntityId Ids are integers in [0, maxEntityId).
+   * @param lastSeenStorage Where `lastSeen` starts (the recorder places it in its kernel's memory, so
+   *   that the WebAssembly resolve loop reads it); its length is then the initial capacity. A growth
+   *   moves `lastSeen` to an ordinary array, like every other column.
+   */
+  public constructor(initialCapacity: number, public readonly maxEntityId: number, lastSeenStorage?: Int32Array) {
+    const cap = lastSeenStorage !== undefined ? lastSeenStorage.length : Math.max(16, initialCapacity | 0);
     this.ids = new Int32Array(cap);
     this.spawnFrames = new Int32Array(cap);
-    this.lastFrames = new Int32Array(cap);
     this.kindOf = new Int32Array(cap);
     this.used = new Uint8Array(cap);
-    this.ended = new Uint8Array(cap);
-    this.openFrames = new Int32Array(cap);
+    this.lastSeen = lastSeenStorage ?? new Int32Array(cap);
+    this.lastSeen.fill(0);
     this.free = new Int32Array(cap);
     this.dir = new Int32Array(Math.ceil(maxEntityId / PAGE_SIZE));
     this.pool = new Int32Array(4 * PAGE_SIZE);
@@ -114,21 +118,38 @@ export class EntityTable {
     }
     this.ids[h] = id;
     this.spawnFrames[h] = frame;
-    this.lastFrames[h] = frame;
-    this.openFrames[h] = frame;
+    this.lastSeen[h] = frame;
     this.kindOf[h] = -1;
     this.used[h] = 1;
-    this.ended[h] = 0;
     this.labels[h] = undefined;
     this.liveCount++;
     this.map(id, h);
     return h;
   }
 
-  /** Ends the life of handle `h`: a later record of its id starts a new life. */
+  /** The last frame handle `h`'s life was recorded in (its spawn frame until it is recorded again). */
+  public lastFrame(h: number): number {
+    const s = this.lastSeen[h];
+    return s >= 0 ? s : ~s;
+  }
+
+  /** Whether `despawn` ended handle `h`'s life (a later record of its id starts a new life). */
+  public isEnded(h: number): boolean {
+    return this.lastSeen[h] < 0;
+  }
+
+  /** Ends the life of handle `h`: a later record of its id starts a new life. Idempotent. */
   public end(h: number): void {
-    this.ended[h] = 1;
-    this.openFrames[h] = -1;
+    const s = this.lastSeen[h];
+    if (s >= 0) this.lastSeen[h] = ~s;
+  }
+
+  /**
+   * Sets the last frame of handle `h`'s life and whether it ended (a replay being loaded restores
+   * lives this way).
+   */
+  public setLastFrame(h: number, frame: number, ended: boolean): void {
+    this.lastSeen[h] = ended ? ~frame : frame;
   }
 
   /** Returns a handle to the pool; its id stops mapping to it unless a newer life took the id. */
@@ -177,11 +198,9 @@ export class EntityTable {
     };
     this.ids = g32(this.ids);
     this.spawnFrames = g32(this.spawnFrames);
-    this.lastFrames = g32(this.lastFrames);
     this.kindOf = g32(this.kindOf);
     this.used = g8(this.used);
-    this.ended = g8(this.ended);
-    this.openFrames = g32(this.openFrames);
+    this.lastSeen = g32(this.lastSeen);
     this.free = g32(this.free);
   }
 }

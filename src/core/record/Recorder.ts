@@ -1,6 +1,6 @@
-import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns, quatIsEncodable } from '../math/quat';
+import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns } from '../math/quat';
 import {
-  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, EntityFlags, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HEADER_WORDS,
+  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HEADER_WORDS,
   H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
   H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
   H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT,
@@ -9,11 +9,11 @@ import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
 import { ChannelRegistry } from './ChannelRegistry';
 import { DrawRecorder } from './DrawRecorder';
-import { EntityTable, ID_PAGE_BITS } from './EntityTable';
+import { EntityTable } from './EntityTable';
 import { FrameRing } from './FrameRing';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayers } from './StaticLayers';
-import { DeathQueue } from './DeathQueue';
+import { EntityResolver } from './EntityResolver';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
 
@@ -22,8 +22,6 @@ const BONE_QX = new Float32Array(MAX_BONES);
 const BONE_QY = new Float32Array(MAX_BONES);
 const BONE_QZ = new Float32Array(MAX_BONES);
 const BONE_QW = new Float32Array(MAX_BONES);
-
-const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;
 
 /**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
@@ -64,7 +62,8 @@ export class Recorder {
   // Raw input of the open frame, one column per field: ids, flags, and the kernel's float columns
   // (position, quaternion). `entity()` only copies its arguments here, so it is small enough for V8
   // to inline into the game's loop (no double is boxed at a call); at `endFrame` the kernel encodes
-  // the quaternions and packs the positions straight into the arena, and the ids resolve in JS.
+  // the quaternions and packs the positions straight into the arena, and `resolver` resolves the
+  // ids (ids and flags are its columns).
   private readonly kernel: EntityKernel;
   private readonly inIds: Int32Array;
   private readonly inFlags: Uint8Array;
@@ -75,21 +74,10 @@ export class Recorder {
   private readonly inQy: Float32Array;
   private readonly inQz: Float32Array;
   private readonly inQw: Float32Array;
-  /** Handles of the kept entities of this frame, in order. */
-  private handles: Int32Array;
-  /** Index of the kept entity each staged entry became, or -1 when it was dropped. */
-  private readonly keptIndex: Int32Array;
-  private prevHandles: Int32Array;
-  /** Ids of the kept entities of this frame, and of the previous one (parallel to the handles). */
-  private keptIds: Int32Array;
-  private prevIds: Int32Array;
-  private prevCount = 0;
+  /** Turns the staged entries into lives and writes the entity section at `endFrame`. */
+  private readonly resolver: EntityResolver;
   private count = 0;
-  private readonly despawnIds: Int32Array;
-  private readonly despawnAt: Int32Array;
-  private despawnCount = 0;
   private droppedEntities = 0;
-  private sanitized = 0;
   private lastEntityId = -1;
   private boneWords: Uint32Array;
   private boneFloats: Float32Array;
@@ -102,7 +90,6 @@ export class Recorder {
   /** x, y, z, qx, qy, qz, qw, zoom of the open frame. */
   private readonly cam = new Float64Array(8);
   /** Handles that died, in order of death: freed when their last frame is evicted. */
-  private readonly deaths: DeathQueue;
   private readonly eventKindIndex = new Map<string, number>();
   private readonly pendingKinds = new Map<number, { kind: string; label: string | undefined }>();
   /** Warning keys already reported: each kind of problem is reported once, and its message is only built then. */
@@ -127,15 +114,21 @@ export class Recorder {
         // A throwing warning handler must not take the game down.
       }
     };
-    // One buffer for the kernel's staging columns and the arena, so the kernel writes frames in place.
+    // One buffer for the kernel's staging columns, the resolver's block (staged ids and flags, the
+    // lives of this frame and the previous one, the entity table's lastSeen) and the arena, so that
+    // the kernel writes frames in place.
     const arenaBytes = o.arenaBytes >= 1024 ? Math.floor(o.arenaBytes / 8) * 8 : 0;
-    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, arenaBytes, { wasm: o.wasm });
-    this.ring = new FrameRing(o.arenaBytes, o.maxFrames, { buffer: this.kernel.buffer, byteOffset: this.kernel.extraOffset });
+    const handleCapacity = Math.max(16, Math.min(o.maxEntitiesPerFrame * 2, 1 << 16));
+    const block = EntityResolver.layout(o.maxEntitiesPerFrame, handleCapacity);
+    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes, { wasm: o.wasm });
+    const blockByte = this.kernel.extraOffset;
+    this.ring = new FrameRing(o.arenaBytes, o.maxFrames, { buffer: this.kernel.buffer, byteOffset: blockByte + block.bytes });
     if (o.wasm && this.kernel.fallbackReason !== undefined) {
       this.warnFn('kernel', `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`);
     }
     this.ring.onEvict = (frame) => this.onEvict(frame);
-    this.entities = new EntityTable(Math.min(o.maxEntitiesPerFrame * 2, 1 << 16), o.maxEntityId);
+    this.entities = new EntityTable(handleCapacity, o.maxEntityId,
+      new Int32Array(this.kernel.buffer, blockByte + block.lastSeen, handleCapacity));
     this.channels = new ChannelRegistry(o.primitiveBudget);
     this.draw = new DrawRecorder(this.channels, this.stats, {
       textBudgetBytes: o.textBudgetBytes,
@@ -145,8 +138,6 @@ export class Recorder {
     }, this.warnFn);
     this.staticLayers = new StaticLayers(this.channels, this.stats, this.warnFn);
     const n = o.maxEntitiesPerFrame;
-    this.inIds = new Int32Array(n);
-    this.inFlags = new Uint8Array(n);
     const k = this.kernel;
     this.inX = k.x;
     this.inY = k.y;
@@ -155,21 +146,19 @@ export class Recorder {
     this.inQy = k.qy;
     this.inQz = k.qz;
     this.inQw = k.qw;
-    this.keptIndex = new Int32Array(n);
-    this.handles = new Int32Array(n);
-    this.prevHandles = new Int32Array(n);
-    this.keptIds = new Int32Array(n);
-    this.prevIds = new Int32Array(n);
-    this.despawnIds = new Int32Array(n);
-    this.despawnAt = new Int32Array(n);
     this.boneWords = new Uint32Array(Math.max(0, o.maxBoneWordsPerFrame | 0));
     this.boneFloats = new Float32Array(this.boneWords.buffer);
     this.boneWordsI32 = new Int32Array(this.boneWords.buffer);
     this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
     this.eventFloats = new Float32Array(this.events.buffer);
-    this.deaths = new DeathQueue(this.entities.capacity);
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
+    this.resolver = new EntityResolver(n, k, blockByte, this.ring, this.entities, this.reader, this.stats, this.warnFn, this.warned,
+      (id, h) => {
+        if (this.pendingKinds.size > 0) this.applyPending(id, h);
+      });
+    this.inIds = this.resolver.ids;
+    this.inFlags = this.resolver.flags;
   }
 
   /**
@@ -213,10 +202,9 @@ export class Recorder {
     this.frameOpen = true;
     this.count = 0;
     this.droppedEntities = 0;
-    this.sanitized = 0;
     this.boneCount = 0;
     this.eventCount = 0;
-    this.despawnCount = 0;
+    this.resolver.begin();
     this.hasCamera = false;
     this.lastEntityId = -1;
     this.draw.reset();
@@ -402,7 +390,7 @@ export class Recorder {
   public describe(id: number, kind: string, label?: string): void {
     const t = this.entities;
     const h = t.lookup(id);
-    if (!this.frameOpen && h >= 0 && t.ended[h] === 0 && t.lastFrames[h] === this.nextFrame - 1) {
+    if (!this.frameOpen && h >= 0 && t.lastSeen[h] === this.nextFrame - 1) {
       t.kindOf[h] = t.internKind(kind);
       t.labels[h] = label;
       return;
@@ -426,18 +414,7 @@ export class Recorder {
    * different unique id. Recorded in the same frame before the call, the entity's last frame is this one.
    */
   public despawn(id: number): void {
-    if (this.frameOpen && this.despawnCount < this.despawnIds.length) {
-      this.despawnIds[this.despawnCount] = id;
-      this.despawnAt[this.despawnCount] = this.count;
-      this.despawnCount++;
-    } else {
-      this.endLife(id);
-    }
-  }
-
-  private endLife(id: number): void {
-    const h = this.entities.lookup(id);
-    if (h >= 0) this.entities.end(h);
+    this.resolver.despawn(id, this.frameOpen ? this.count : -1);
   }
 
   /** The index of an event kind, registering it on first use. */
@@ -490,9 +467,10 @@ export class Recorder {
     if (truncated) at = ring.reserve(HEADER_WORDS);
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
-    const m = this.resolve(frame, truncated ? -1 : at + HEADER_WORDS);
+    const resolver = this.resolver;
+    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, this.boneCount > 0);
+    const dropped = this.droppedEntities + resolver.dropped;
     if (this.pendingKinds.size > 0) this.pendingKinds.forEach(this.applyPendingAfter);
-    this.collectDeaths(frame);
     const u = ring.u32;
     const f = ring.f32;
     let total = HEADER_WORDS;
@@ -500,7 +478,7 @@ export class Recorder {
       this.stats.framesTruncated++;
       if (!this.warned.has('truncated')) this.warnFn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
       u[at + H_ENTITY_COUNT] = 0;
-      u[at + H_DROPPED_ENTITIES] = this.droppedEntities + m;
+      u[at + H_DROPPED_ENTITIES] = dropped + m;
       u[at + H_PRIM_WORDS] = 0;
       u[at + H_PRIM_COUNT] = 0;
       u[at + H_BONE_WORDS] = 0;
@@ -515,7 +493,7 @@ export class Recorder {
       for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
       total = HEADER_WORDS + m * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
       u[at + H_ENTITY_COUNT] = m;
-      u[at + H_DROPPED_ENTITIES] = this.droppedEntities;
+      u[at + H_DROPPED_ENTITIES] = dropped;
       u[at + H_PRIM_WORDS] = draw.wordCount;
       u[at + H_PRIM_COUNT] = draw.primCount;
       u[at + H_BONE_WORDS] = this.boneCount;
@@ -527,7 +505,7 @@ export class Recorder {
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_SANITIZED] = this.sanitized + draw.invalidPrims;
+    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims;
     u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
     const c = this.cam;
     f[at + H_CAM_X] = c[0];
@@ -539,156 +517,6 @@ export class Recorder {
     u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);
     this.stats.framesRecorded++;
-
-    // This frame's handles become the previous frame's.
-    const th = this.prevHandles;
-    this.prevHandles = this.handles;
-    this.handles = th;
-    const ti = this.prevIds;
-    this.prevIds = this.keptIds;
-    this.keptIds = ti;
-    this.prevCount = m;
-  }
-
-  /**
-   * Turns the staged entries of `frame` into handles: continues lives, starts new ones (after a gap
-   * or a despawn), drops duplicates, repairs invalid positions and rotations. When `base` ≥ 0 it
-   * also writes the entity section there: the kernel packs positions and encodes rotations for all
-   * `count` entries in place, this loop writes handle|flags, and dropped entries are compacted
-   * away. Returns how many entities are kept.
-   */
-  private resolve(frame: number, base: number): number {
-    const n = this.count;
-    const u = this.ring.u32;
-    const arenaByte = this.ring.byteOffset;
-    // Non-finite positions and invalid quaternions are rare: the kernel counts them, and only then
-    // does the loop below look for them.
-    let badPositions = 1;
-    let badRotations = 1;
-    if (base >= 0 && n > 0) {
-      badPositions = this.kernel.packPositions(n, arenaByte + (base + n) * 4);
-      badRotations = this.kernel.encodeRotations(n, arenaByte + (base + 4 * n) * 4);
-    }
-    const table = this.entities;
-    const dir = table.dir;
-    // Re-read after `newLife`: allocating a handle may grow (replace) the table's arrays.
-    let pool = table.pool;
-    let lastFrames = table.lastFrames;
-    let openFrames = table.openFrames;
-    const prevHandles = this.prevHandles;
-    const prevIds = this.prevIds;
-    const keptIds = this.keptIds;
-    const prevCount = this.prevCount;
-    const ids = this.inIds;
-    const flags = this.inFlags;
-    const handles = this.handles;
-    const keptIndex = this.keptIndex;
-    const despawnAt = this.despawnAt;
-    const despawns = this.despawnCount;
-    const X = this.inX, Y = this.inY, Z = this.inZ;
-    const previous = frame - 1;
-    // keptIndex[i] is written only once an entry has been dropped: until then it is i.
-    let dropped = false;
-    let m = 0;
-    let d = 0;
-    for (let i = 0; i < n; i++) {
-      while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
-      const id = ids[i];
-      // Games mostly submit their entities in the same order every frame: when the entity at this
-      // position in the previous frame is this id's life, still open, it continues. (A life recorded
-      // in the previous frame and not ended is the id's newest: no other life of the id can follow
-      // it within that frame.) Otherwise, the id map: table.lookup(id), inlined.
-      let h = i < prevCount && prevIds[i] === id ? prevHandles[i] : -1;
-      let continued = h >= 0 && openFrames[h] === previous;
-      if (!continued) {
-        const page = dir[id >>> ID_PAGE_BITS];
-        h = page === 0 ? -1 : pool[page - 1 + (id & ID_PAGE_MASK)] - 1;
-        if (h >= 0) {
-          const open = openFrames[h];
-          if (open === frame) {
-            // Recorded earlier in this frame and not despawned since.
-            if (!dropped) this.startKeptIndex(i);
-            dropped = true;
-            this.duplicate(id);
-            keptIndex[i] = -1;
-            continue;
-          }
-          continued = open === previous;
-        }
-      }
-      if (!continued) {
-        h = this.newLife(id, frame);
-        pool = table.pool;
-        lastFrames = table.lastFrames;
-        openFrames = table.openFrames;
-        if (h < 0) {
-          if (!dropped) this.startKeptIndex(i);
-          dropped = true;
-          this.overCapacity();
-          keptIndex[i] = -1;
-          continue;
-        }
-      }
-      if (dropped) keptIndex[i] = m;
-      if (badPositions !== 0 && X[i] - X[i] + Y[i] - Y[i] + Z[i] - Z[i] !== 0) {
-        this.repairPosition(i, h, continued, base < 0 ? -1 : base + n + i * 3);
-      }
-      handles[m] = h;
-      keptIds[m] = id;
-      lastFrames[h] = frame;
-      openFrames[h] = frame;
-      if (base >= 0) u[base + m] = h | (flags[i] << HANDLE_BITS);
-      m++;
-    }
-    // Bones and rotation repairs read keptIndex for every entry.
-    if (!dropped && (this.boneCount > 0 || badRotations !== 0)) this.startKeptIndex(n);
-    while (d < despawns) this.endLife(this.despawnIds[d++]);
-    if (badRotations !== 0) this.repairRotations(n, base);
-    if (base >= 0 && m < n) this.compact(n, m, base);
-    return m;
-  }
-
-  /** Fills `keptIndex[0..i)` with the identity: every entry before `i` was kept, in place. */
-  private startKeptIndex(i: number): void {
-    const k = this.keptIndex;
-    for (let j = 0; j < i; j++) k[j] = j;
-  }
-
-  /**
-   * Counts the kept entries whose quaternion could not be encoded (the kernel stored the identity)
-   * and flags them SANITIZED (`quatIsEncodable`, the codec's own test).
-   */
-  private repairRotations(n: number, base: number): void {
-    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
-    for (let i = 0; i < n; i++) {
-      const k = this.keptIndex[i];
-      if (k < 0 || quatIsEncodable(QX[i], QY[i], QZ[i], QW[i])) continue;
-      this.stats.invalidRotations++;
-      this.sanitized++;
-      if (!this.warned.has('quat')) this.warnFn('quat', `rewindable: entity ${this.inIds[i]} has a zero or non-finite quaternion; the identity was stored`);
-      if (base >= 0) this.ring.u32[base + k] |= EntityFlags.SANITIZED << HANDLE_BITS;
-    }
-  }
-
-  /**
-   * Closes the gaps dropped entries left: the kernel wrote positions and rotations for all `n`
-   * staged entries, laid out for `n`; the kept `m` move to their kept index, then the sections move
-   * to where a frame of `m` entities has them.
-   */
-  private compact(n: number, m: number, base: number): void {
-    const u = this.ring.u32;
-    const p = base + n;
-    const r = base + 4 * n;
-    for (let i = 0; i < n; i++) {
-      const k = this.keptIndex[i];
-      if (k < 0 || k === i) continue;
-      u[p + k * 3] = u[p + i * 3];
-      u[p + k * 3 + 1] = u[p + i * 3 + 1];
-      u[p + k * 3 + 2] = u[p + i * 3 + 2];
-      u[r + k] = u[r + i];
-    }
-    u.copyWithin(base + m, p, p + m * 3);
-    u.copyWithin(base + m * 4, r, r + m);
   }
 
   /** Copies bone records, renumbering entity indices past dropped entries; returns the next word. */
@@ -701,7 +529,7 @@ export class Recorder {
       const head = bw[r];
       const c = head >>> BONE_INDEX_BITS;
       const words = 1 + c * 4;
-      const k = this.keptIndex[head & BONE_INDEX_MASK];
+      const k = this.resolver.keptIndex[head & BONE_INDEX_MASK];
       if (k >= 0) {
         u[w] = k | (c << BONE_INDEX_BITS);
         for (let j = 1; j < words; j++) u[w + j] = bw[r + j];
@@ -721,37 +549,20 @@ export class Recorder {
     if (this.frameOpen) this.endFrame();
     this.ring.clear();
     this.pendingKinds.clear();
-    this.deaths.clear();
+    this.resolver.clear();
     this.entities.clear();
-    this.prevCount = 0;
-  }
-
-  /** Handles of the previous frame not seen in this one died in the previous frame. */
-  private collectDeaths(frame: number): void {
-    const table = this.entities;
-    const prev = this.prevHandles;
-    for (let i = 0; i < this.prevCount; i++) {
-      const h = prev[i];
-      if (table.lastFrames[h] !== frame && table.used[h] === 1) this.deaths.push(h, frame - 1);
-    }
   }
 
   private onEvict(frame: number): void {
     this.stats.framesEvicted++;
-    this.deaths.releaseThrough(frame, this.entities);
-  }
-
-  private newLife(id: number, frame: number): number {
-    const h = this.entities.allocate(id, frame);
-    if (h >= 0 && this.pendingKinds.size > 0) this.applyPending(id, h);
-    return h;
+    this.resolver.evicted(frame);
   }
 
   /** Applies a description made in this frame to a life it continued (bound once: no closure per frame). */
   private readonly applyPendingAfter = (pending: { kind: string; label: string | undefined }, id: number): void => {
     const t = this.entities;
     const h = t.lookup(id);
-    if (h >= 0 && t.lastFrames[h] === this.nextFrame - 1) {
+    if (h >= 0 && t.lastFrame(h) === this.nextFrame - 1) {
       t.kindOf[h] = t.internKind(pending.kind);
       t.labels[h] = pending.label;
       this.pendingKinds.delete(id);
@@ -764,28 +575,6 @@ export class Recorder {
     this.entities.kindOf[h] = this.entities.internKind(pending.kind);
     this.entities.labels[h] = pending.label;
     this.pendingKinds.delete(id);
-  }
-
-  /**
-   * Replaces entry `i`'s invalid position by the entity's last stored one (or the origin), in the
-   * arena at word `at` (when ≥ 0), and flags the entry SANITIZED.
-   */
-  private repairPosition(i: number, h: number, continued: boolean, at: number): void {
-    if (at >= 0) {
-      // The entity's index in the previous frame: most games keep their order, so try i first.
-      const prev = this.nextFrame - 2; // the frame before the one being resolved
-      const li = continued ? this.reader.indexOf(prev, h, i) : -1;
-      const f = this.ring.f32;
-      if (li < 0 || !this.reader.positionAt(prev, li, f, at)) {
-        f[at] = 0;
-        f[at + 1] = 0;
-        f[at + 2] = 0;
-      }
-    }
-    this.inFlags[i] |= EntityFlags.SANITIZED;
-    this.stats.invalidPositions++;
-    this.sanitized++;
-    if (!this.warned.has('nan')) this.warnFn('nan', `rewindable: entity ${this.entities.ids[h]} has a NaN or infinite position; its last good position was stored`);
   }
 
   /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */
@@ -804,12 +593,6 @@ export class Recorder {
     this.stats.idsOutOfRange++;
     this.droppedEntities++;
     if (!this.warned.has('id')) this.warnFn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.options.maxEntityId}); the entity was dropped`);
-  }
-
-  private duplicate(id: number): void {
-    this.stats.duplicateIds++;
-    this.droppedEntities++;
-    if (!this.warned.has('dup')) this.warnFn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
   }
 
   private overCapacity(): void {

@@ -165,7 +165,7 @@ export function recorderFingerprint(rec: Recorder): string {
   const r = rec.ring;
   let h = checksumWords(r.u32, 0, r.u32.length, CHECKSUM_SEED);
   const t = rec.entities;
-  for (const a of [t.ids, t.spawnFrames, t.lastFrames, t.kindOf]) h = checksumWords(new Uint32Array(a.buffer), 0, a.length, h);
+  for (const a of [t.ids, t.spawnFrames, t.lastSeen, t.kindOf]) h = checksumWords(new Uint32Array(a.buffer), 0, a.length, h);
   return [h, r.frameCount, r.oldestFrame, r.newestFrame, r.bytesUsed, t.highWater, t.liveCount, t.labels.join('|'), t.kinds.join('|'),
     rec.channels.list().map((c) => `${c.name}:${c.color}:${c.budget}`).join(','), rec.eventKinds.join(',')].join(';');
 }
@@ -206,7 +206,7 @@ export function expectSameFrames(a: FrameReader, b: FrameReader): void {
       expect(b.entities.ids[h]).toBe(a.entities.ids[h]);
       expect(b.entities.spawnFrames[h]).toBe(a.entities.spawnFrames[h]);
       expect(b.entities.labels[h]).toBe(a.entities.labels[h]);
-      expect(b.entities.ended[h]).toBe(a.entities.ended[h]);
+      expect(b.entities.isEnded(h)).toBe(a.entities.isEnded(h));
       const ka = a.entities.kindOf[h], kb = b.entities.kindOf[h];
       expect(kb < 0 ? undefined : b.entities.kinds[kb]).toBe(ka < 0 ? undefined : a.entities.kinds[ka]);
     }

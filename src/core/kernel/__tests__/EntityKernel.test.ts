@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QUAT_IDENTITY_BITS, encodeQuat } from '../../math/quat';
 import { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel } from '../EntityKernel';
 import { ENTITY_KERNEL_WASM } from '../entityKernelWasm';
-import { specEncode } from './specEncoder';
+import { float32Decides, specEncode } from './specEncoder';
 import { near, randomQuat, rng } from '../../../../tests/helpers/rotations';
 
 /** The hard inputs: worst regions, ties, signed zeros, denormals, non-finite, zero, unnormalised. */
@@ -18,6 +18,8 @@ function hardQuats(r: () => number): number[][] {
     out.push(near(r, [0.5 * s(), 0.5 * s(), 0.5 * s(), 0.5 * s()], 0.01));
     out.push(near(r, [h * s(), h * s(), 0, 0], 0.004));
     out.push(near(r, [0, h * s(), 0, h * s()], 0.004));
+    // Within 2e-6 of ±1/√2: t < 0 or t >= 1022, where alt leaves [0, 1022] (about 3 %).
+    out.push(near(r, [h * s(), 0, h * s(), 0], 4e-6));
     out.push(near(r, [t * s(), t * s(), t * s(), 0], 0.01));
     out.push(near(r, [0, t * s(), t * s(), t * s()], 0.01));
     const q = randomQuat(r);
@@ -35,6 +37,8 @@ function hardQuats(r: () => number): number[][] {
     out.push([a, a, c, Math.sqrt(Math.max(0, 1 - 2 * a * a - c * c)) + 0.3]);
   }
   out.push(...thresholdQuats(r));
+  // Near-ties that float32 rounding decides (scoring in doubles would pick another candidate).
+  out.push(...float32Decides(r, 2000));
   // Exact ties for the largest component, signed zeros, denormals, non-finite, zero, huge, tiny.
   const den = 1e-40;
   out.push(

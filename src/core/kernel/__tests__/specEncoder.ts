@@ -5,15 +5,18 @@
  */
 const f = Math.fround;
 const SCALE = f(1022 / Math.SQRT2);
-const INV_SCALE = f(Math.SQRT2 / 1022);
 const OTHERS = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
 export const SPEC_IDENTITY = (3 << 30) | (511 << 20) | (511 << 10) | 511;
 
-/** What `specEncode` saw (when traced): the three other components a, b, c, their t, and each candidate's E. */
+/**
+ * What `specEncode` saw (when traced): the three other components a, b, c, their t, each
+ * candidate's score F (float32, C0 .. C3), and l.
+ */
 export interface SpecTrace {
   v: number[];
   t: number[];
   e: number[];
+  l?: number;
 }
 
 /** Variations of `specEncode`, for tests that must show what a rule changes. */
@@ -22,7 +25,7 @@ export interface SpecOptions {
   nearestOnly?: boolean;
   /** Normalise always by one Newton step, or always by 1/√n2, instead of choosing by n2. */
   normalise?: 'newton' | 'exact';
-  /** Receives a, b, c, their t values and the candidates' errors. */
+  /** Receives a, b, c, their t values and the candidates' scores F. */
   trace?: SpecTrace;
 }
 
@@ -50,14 +53,17 @@ export function specEncode(x: number, y: number, z: number, w: number, options: 
   const l = Math.abs(n[idx]);
   const v = OTHERS[idx].map((j) => n[j]);
   trace?.v.push(...v);
+  if (trace) trace.l = l;
+  const t: number[] = [];
   const near: number[] = [];
   const alt: number[] = [];
   for (const a of v) {
-    const t = f(f(a * SCALE) + 511);
-    trace?.t.push(t);
-    const k = Math.trunc(f(t + 0.5));
+    const tj = f(f(a * SCALE) + 511);
+    trace?.t.push(tj);
+    t.push(tj);
+    const k = Math.trunc(f(tj + 0.5));
     near.push(k);
-    alt.push(Math.min(1022, Math.max(0, k > t ? k - 1 : k + 1)));
+    alt.push(Math.min(1022, Math.max(0, k > tj ? k - 1 : k + 1)));
   }
   const candidates = [near.slice()];
   if (!nearestOnly) {
@@ -67,22 +73,85 @@ export function specEncode(x: number, y: number, z: number, w: number, options: 
       candidates.push(k);
     }
   }
+  // First-order score: F = l²·Q + S², with the code-unit errors e = k − t, Q = Σ e², S = Σ v·e.
+  const l2 = f(l * l);
   let best = Infinity;
   let chosen = near;
   for (const k of candidates) {
-    const d = k.map((kk) => f((kk - 511) * INV_SCALE));
-    const r = f(f(f(1 - f(d[0] * d[0])) - f(d[1] * d[1])) - f(d[2] * d[2]));
-    const dl = r > 0 ? f(Math.sqrt(r)) : 0;
-    const sq = (p: number, o: number): number => {
-      const e = f(p - o);
-      return f(e * e);
-    };
-    const e = f(f(f(sq(d[0], v[0]) + sq(d[1], v[1])) + sq(d[2], v[2])) + sq(dl, l));
-    trace?.e.push(e);
-    if (e < best) {
-      best = e;
+    const e = k.map((kk, j) => f(kk - t[j]));
+    const sq = f(f(f(e[0] * e[0]) + f(e[1] * e[1])) + f(e[2] * e[2]));
+    const s = f(f(f(v[0] * e[0]) + f(v[1] * e[1])) + f(v[2] * e[2]));
+    const score = f(f(l2 * sq) + f(s * s));
+    trace?.e.push(score);
+    if (score < best) {
+      best = score;
       chosen = k;
     }
   }
   return (idx << 30) | (chosen[0] << 20) | (chosen[1] << 10) | chosen[2];
+}
+
+/**
+ * The candidate that step 5 picks when its scores are computed in doubles instead (from a traced
+ * `specEncode`): where it differs from the float32 choice, float32 rounding decides the code.
+ */
+export function doubleChoice(trace: SpecTrace): number {
+  const l = trace.l ?? 0;
+  const near = trace.t.map((t) => Math.trunc(f(t + 0.5)));
+  const alt = trace.t.map((t, j) => Math.min(1022, Math.max(0, near[j] > t ? near[j] - 1 : near[j] + 1)));
+  let best = Infinity;
+  let pick = 0;
+  for (let c = 0; c < 4; c++) {
+    const e = trace.t.map((t, j) => (c === j + 1 ? alt[j] : near[j]) - t);
+    const s = trace.v[0] * e[0] + trace.v[1] * e[1] + trace.v[2] * e[2];
+    const score = l * l * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) + s * s;
+    if (score < best) {
+      best = score;
+      pick = c;
+    }
+  }
+  return pick;
+}
+
+/** The candidate (0 .. 3) that a traced `specEncode` picked. */
+export function floatChoice(trace: SpecTrace): number {
+  let pick = 0;
+  for (let c = 1; c < 4; c++) if (trace.e[c] < trace.e[pick]) pick = c;
+  return pick;
+}
+
+/**
+ * Rotations where float32 rounding decides which candidate wins: two of a, b, c are one float32
+ * step apart and share t, so moving either to alt scores almost the same (the scores differ by
+ * 2·S·(a − b)·(g − e), about 1e-7: a few float32 steps of F), and scoring in doubles picks the other
+ * one. The pair sits near a half code (so moving it is attractive) and, by a random permutation,
+ * at any two of the three positions.
+ */
+export function float32Decides(r: () => number, count: number): number[][] {
+  const out: number[][] = [];
+  const f32 = new Float32Array(1);
+  const i32 = new Int32Array(f32.buffer);
+  const trace: SpecTrace = { v: [], t: [], e: [] };
+  for (let attempt = 0; out.length < count; attempt++) {
+    if (attempt > 1000 * count) throw new Error(`only ${out.length} rotations found where float32 decides`);
+    const k = Math.round((0.25 + r() * 0.2) * SCALE) * (r() < 0.5 ? -1 : 1);
+    f32[0] = (k + 0.5 + (r() - 0.5) * 0.4) / SCALE;
+    const a = f32[0];
+    i32[0] += r() < 0.5 ? 1 : -1;
+    const b = f32[0];
+    const c = f((r() - 0.5) * 0.6);
+    const w = f(Math.sqrt(Math.max(0, 1 - a * a - b * b - c * c)));
+    if (w <= Math.max(Math.abs(a), Math.abs(b), Math.abs(c))) continue;
+    const sign = r() < 0.5 ? -1 : 1;
+    const q = [a * sign, b * sign, c * (r() < 0.5 ? -1 : 1), w * sign];
+    const perm = [0, 1, 2, 3];
+    for (let i = 3; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    const p = perm.map((j) => q[j]);
+    specEncode(p[0], p[1], p[2], p[3], { trace });
+    if (doubleChoice(trace) !== floatChoice(trace)) out.push(p);
+  }
+  return out;
 }

@@ -31,9 +31,8 @@
   ;;   integer units are less busy). Squared norms outside (0.999, 1.001) (square root, invalid
   ;;   lanes) take a branch instead of costing every vector.
   ;; - alt is not clamped to [0, 1022]: it never matters. alt leaves the range only when t < 0 or
-  ;;   t >= 1022, that is |a| >= 0.7071067; then l >= |a| and l² <= 1.000002 - a², so l and |a| are
-  ;;   within 2e-6 of 1/√2, the other two below 0.0015, |e| < 0.001, and moving a to alt raises F
-  ;;   by about l² + a² = 1 (see quat.ts): that candidate never wins, clamped or not.
+  ;;   t >= 1022, and then that candidate's D is about l² + a² = 1 > 0 (see quat.ts): it never
+  ;;   wins, so the chosen alt is always in range.
   (func (export "encode") (param $p i32) (param $s i32) (param $n i32) (param $o i32) (result i32)
     ;; stage A
     (local $x v128) (local $y v128) (local $z v128) (local $w v128) (local $n2 v128) (local $inv v128)
@@ -45,11 +44,8 @@
     (local $a v128) (local $b v128) (local $c v128) (local $sc v128) (local $l v128) (local $idx v128)
     (local $t v128) (local $h v128)
     (local $ra v128) (local $rb v128) (local $rc v128) (local $fa v128) (local $fb v128) (local $fc v128)
-    (local $da v128) (local $db v128) (local $dc v128) (local $ea v128) (local $eb v128) (local $ec v128)
-    (local $ga v128) (local $gb v128) (local $gc v128) (local $pa v128) (local $pb v128) (local $pc v128)
-    (local $qa v128) (local $qb v128) (local $qc v128) (local $l2 v128) (local $sum v128)
-    (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128) (local $w1 v128) (local $w2 v128)
-    (local $w3 v128) (local $kab v128) (local $kc v128) (local $code v128)
+    (local $ga v128) (local $gb v128) (local $gc v128) (local $l2 v128) (local $sum v128)
+    (local $f0 v128) (local $f1 v128) (local $f2 v128) (local $f3 v128) (local $w1 v128) (local $code v128)
     ;; loop state: $q the address stage A loads, $rem the entities stage A has yet to load
     (local $q i32) (local $rem i32) (local $first i32) (local $cnt v128)
     (block $done
@@ -103,30 +99,30 @@
                 (v128.andnot (i32x4.lt_s (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $rem))) (local.get $m))))))
 
         ;; ---- stage B, part 1 (vector j - 1): per component t = a·SCALE + 511 (a with the sign
-        ;; of n[idx]: sc = ±SCALE); near = trunc(t + 0.5); f = t - near (f = -e of the definition);
-        ;; alt = near + d with d = near > t ? -1 : 1, that is 1.0 with the sign bit of f (f = +0
-        ;; when near = t). f is exact: t >= 1 is a multiple of 2^-23, t - 1 is exact for t in
-        ;; [0.5, 1), and below 0.5, t = float32(a·SCALE) + 511 exactly, a multiple of 2^-15, so
-        ;; t + 0.5 is exact, near = 0 and f = t. Hence alt - t = d - f exactly, and its float32
-        ;; rounding is -(f - d).
-        (local.set $t (f32x4.add (f32x4.mul (local.get $a) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
-        (local.set $ra (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $fa (f32x4.sub (local.get $t) (local.get $ra)))
-        (local.set $da
-          (v128.or (v128.const f32x4 1 1 1 1)
-            (v128.and (local.get $fa) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
-        (local.set $t (f32x4.add (f32x4.mul (local.get $b) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
-        (local.set $rb (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $fb (f32x4.sub (local.get $t) (local.get $rb)))
-        (local.set $db
-          (v128.or (v128.const f32x4 1 1 1 1)
-            (v128.and (local.get $fb) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
-        (local.set $t (f32x4.add (f32x4.mul (local.get $c) (local.get $sc)) (v128.const f32x4 511 511 511 511)))
-        (local.set $rc (f32x4.trunc (f32x4.add (local.get $t) (v128.const f32x4 0.5 0.5 0.5 0.5))))
-        (local.set $fc (f32x4.sub (local.get $t) (local.get $rc)))
-        (local.set $dc
-          (v128.or (v128.const f32x4 1 1 1 1)
-            (v128.and (local.get $fc) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000))))
+        ;; of n[idx]: sc = ±SCALE); near = trunc(t + 0.5); f = t - near (f = -e of the definition)
+        ;; and its sign bit g: f < 0 exactly when near > t, that is when alt = near - 1 (s = -1);
+        ;; f = +0 when near = t (s = +1). f is exact: t >= 1 is a multiple of 2^-23, t - 1 is exact
+        ;; for t in [0.5, 1), and below 0.5, t = float32(a·SCALE) + 511 exactly, a multiple of
+        ;; 2^-15, so t + 0.5 is exact, near = 0 and f = t.
+        ;; near is taken as trunc(h + 511.5), h = a·SCALE, rather than trunc(t + 0.5): the same
+        ;; integer, one addition earlier. For an integer k in [1, 1022], trunc(t + 0.5) >= k iff
+        ;; t >= k - 0.5 (t + 0.5 rounds, if at all, past a power of two, never across an integer),
+        ;; iff h + 511 >= k - 0.5 - u, and trunc(h + 511.5) >= k iff h + 511.5 >= k - u', where u and
+        ;; u' are half the float32 spacing just below k - 0.5 and just below k (ties round up to
+        ;; both: multiples of 2^-1, hence of an even number of spacings <= 2^-14). u = u' as k - 0.5
+        ;; and k lie in one binade, except for k = 1, where h + 511 and h + 511.5 are exact.
+        (local.set $h (f32x4.mul (local.get $a) (local.get $sc)))
+        (local.set $ra (f32x4.trunc (f32x4.add (local.get $h) (v128.const f32x4 511.5 511.5 511.5 511.5))))
+        (local.set $fa (f32x4.sub (f32x4.add (local.get $h) (v128.const f32x4 511 511 511 511)) (local.get $ra)))
+        (local.set $ga (v128.and (local.get $fa) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))
+        (local.set $h (f32x4.mul (local.get $b) (local.get $sc)))
+        (local.set $rb (f32x4.trunc (f32x4.add (local.get $h) (v128.const f32x4 511.5 511.5 511.5 511.5))))
+        (local.set $fb (f32x4.sub (f32x4.add (local.get $h) (v128.const f32x4 511 511 511 511)) (local.get $rb)))
+        (local.set $gb (v128.and (local.get $fb) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))
+        (local.set $h (f32x4.mul (local.get $c) (local.get $sc)))
+        (local.set $rc (f32x4.trunc (f32x4.add (local.get $h) (v128.const f32x4 511.5 511.5 511.5 511.5))))
+        (local.set $fc (f32x4.sub (f32x4.add (local.get $h) (v128.const f32x4 511 511 511 511)) (local.get $rc)))
+        (local.set $gc (v128.and (local.get $fc) (v128.const i32x4 0x80000000 0x80000000 0x80000000 0x80000000)))
 
         ;; ---- stage A, part 2: normalise; |component| as bits (sign cleared): g01 = |y| > |x|,
         ;; g23 = |w| > |z|, high = max(|z|, |w|) > max(|x|, |y|), l = the largest (ties go to the
@@ -170,80 +166,64 @@
               (v128.xor (v128.xor (local.get $ax) (local.get $az))
                 (v128.xor (v128.xor (local.get $a.next) (local.get $b.next)) (local.get $c.next))))))
 
-        ;; ---- stage B, part 2: h = f - d (float32: -(alt - t)); per component the products
-        ;; p = a·f, q = a·h and squares e = f², g = h². Against the definition, a may have the
-        ;; other sign and f, h have the other sign: each p, q, hence S, is exactly negated or not, so
-        ;; Q = (ea + eb) + ec and S² = ((pa + pb) + pc)² are the definition's float32 values.
-        ;; Partial sums as soon as a and b are done: Q0/Q3 (ea + eb), Q1 (ga + eb), Q2 (ea + gb),
-        ;; likewise for S.
-        (local.set $h (f32x4.sub (local.get $fa) (local.get $da)))
-        (local.set $pa (f32x4.mul (local.get $a) (local.get $fa)))
-        (local.set $qa (f32x4.mul (local.get $a) (local.get $h)))
-        (local.set $ea (f32x4.mul (local.get $fa) (local.get $fa)))
-        (local.set $ga (f32x4.mul (local.get $h) (local.get $h)))
-        ;; code: ka·1024 + kb + 2^23 < 2^24 is exact, a float whose mantissa is ka·1024 + kb; the
-        ;; winner's d (·1024 for a) is added to it later
-        (local.set $kab (f32x4.mul (local.get $ra) (v128.const f32x4 1024 1024 1024 1024)))
-        (local.set $da (f32x4.mul (local.get $da) (v128.const f32x4 1024 1024 1024 1024)))
-        (local.set $h (f32x4.sub (local.get $fb) (local.get $db)))
-        (local.set $pb (f32x4.mul (local.get $b) (local.get $fb)))
-        (local.set $qb (f32x4.mul (local.get $b) (local.get $h)))
-        (local.set $eb (f32x4.mul (local.get $fb) (local.get $fb)))
-        (local.set $gb (f32x4.mul (local.get $h) (local.get $h)))
-        (local.set $kab
-          (f32x4.add (local.get $kab) (f32x4.add (local.get $rb) (v128.const f32x4 8388608 8388608 8388608 8388608))))
-        (local.set $qb (f32x4.add (local.get $pa) (local.get $qb)))
-        (local.set $gb (f32x4.add (local.get $ea) (local.get $gb)))
-        (local.set $qa (f32x4.add (local.get $qa) (local.get $pb)))
-        (local.set $ga (f32x4.add (local.get $ga) (local.get $eb)))
-        (local.set $pa (f32x4.add (local.get $pa) (local.get $pb)))
-        (local.set $ea (f32x4.add (local.get $ea) (local.get $eb)))
-        (local.set $h (f32x4.sub (local.get $fc) (local.get $dc)))
-        (local.set $pc (f32x4.mul (local.get $c) (local.get $fc)))
-        (local.set $qc (f32x4.mul (local.get $c) (local.get $h)))
-        (local.set $ec (f32x4.mul (local.get $fc) (local.get $fc)))
-        (local.set $gc (f32x4.mul (local.get $h) (local.get $h)))
-        (local.set $kc (f32x4.add (local.get $rc) (v128.const f32x4 8388608 8388608 8388608 8388608)))
-        ;; F = l²·Q + S·S for C0 (all near), C1 (a at alt), C2 (b at alt), C3 (c at alt)
+        ;; ---- stage B, part 2: the scores D_j = (L2 + a_j·a_j) + 2·(s_j·((L2·e_j) + (S·a_j))) of
+        ;; the definition (quat.ts), with e = -f. Here a, b, c may have the other sign (sc carries
+        ;; it): S' = ((a·fa + b·fb) + c·fc) is exactly S or -S, S'·a is exactly -(S·a_j) and
+        ;; L2·f = -(L2·e_j), so P' = (L2·f) + (S'·a) is exactly -P of the definition (rounding to
+        ;; nearest is symmetric) and D = (L2 + a²) - 2·(s·P'), where s·P' is P' with its sign
+        ;; flipped by g. The 2 is taken into the products, to shorten the dependency chain:
+        ;; (L2 + L2)·f = 2·(L2·f) exactly (L2 >= 0.25, f = 0 or |f| >= 2^-23: no underflow), and
+        ;; S'·(a + a) = 2·(S'·a) exactly unless |S'·a| < 2^-126. Then P2 = (L2x2·f) + (S'·a2) is
+        ;; 2·P' all the same: with f ≠ 0, S'·a is far below half an ulp of L2·f (>= 2^-25) and
+        ;; does not change the sum, and with f = 0, P' and P2 are below 2^-125 and A - 2·P' = A
+        ;; (A >= 0.25) either way.
         (local.set $l2 (f32x4.mul (local.get $l) (local.get $l)))
-        (local.set $sum (f32x4.add (local.get $pa) (local.get $pc)))
-        (local.set $f0
-          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ea) (local.get $ec)))
-            (f32x4.mul (local.get $sum) (local.get $sum))))
-        (local.set $sum (f32x4.add (local.get $qa) (local.get $pc)))
+        (local.set $sum
+          (f32x4.add
+            (f32x4.add (f32x4.mul (local.get $a) (local.get $fa)) (f32x4.mul (local.get $b) (local.get $fb)))
+            (f32x4.mul (local.get $c) (local.get $fc))))
+        (local.set $t (f32x4.add (local.get $l2) (local.get $l2)))
         (local.set $f1
-          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ga) (local.get $ec)))
-            (f32x4.mul (local.get $sum) (local.get $sum))))
-        (local.set $sum (f32x4.add (local.get $qb) (local.get $pc)))
+          (f32x4.sub (f32x4.add (local.get $l2) (f32x4.mul (local.get $a) (local.get $a)))
+            (v128.xor (local.get $ga)
+              (f32x4.add (f32x4.mul (local.get $t) (local.get $fa))
+                (f32x4.mul (local.get $sum) (f32x4.add (local.get $a) (local.get $a)))))))
         (local.set $f2
-          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $gb) (local.get $ec)))
-            (f32x4.mul (local.get $sum) (local.get $sum))))
-        (local.set $sum (f32x4.add (local.get $pa) (local.get $qc)))
+          (f32x4.sub (f32x4.add (local.get $l2) (f32x4.mul (local.get $b) (local.get $b)))
+            (v128.xor (local.get $gb)
+              (f32x4.add (f32x4.mul (local.get $t) (local.get $fb))
+                (f32x4.mul (local.get $sum) (f32x4.add (local.get $b) (local.get $b)))))))
         (local.set $f3
-          (f32x4.add (f32x4.mul (local.get $l2) (f32x4.add (local.get $ea) (local.get $gc)))
-            (f32x4.mul (local.get $sum) (local.get $sum))))
-        ;; the smallest F, ties to the earlier candidate (F >= 0: compared as int32 bits); w1..w3 say
-        ;; which alt wins (at most one)
-        (local.set $w1 (i32x4.gt_s (local.get $f0) (local.get $f1)))
-        (local.set $f0 (i32x4.min_s (local.get $f0) (local.get $f1)))
-        (local.set $w2 (i32x4.gt_s (local.get $f0) (local.get $f2)))
-        (local.set $f0 (i32x4.min_s (local.get $f0) (local.get $f2)))
-        (local.set $w3 (i32x4.gt_s (local.get $f0) (local.get $f3)))
-        (local.set $w1 (v128.andnot (local.get $w1) (v128.or (local.get $w2) (local.get $w3))))
-        (local.set $w2 (v128.andnot (local.get $w2) (local.get $w3)))
-        ;; bits = idx<<30 | ka<<20 | kb<<10 | kc: (ka·1024 + kb + 2^23) << 10 drops the exponent;
-        ;; kc + 2^23 has kc in its low bits
+          (f32x4.sub (f32x4.add (local.get $l2) (f32x4.mul (local.get $c) (local.get $c)))
+            (v128.xor (local.get $gc)
+              (f32x4.add (f32x4.mul (local.get $t) (local.get $fc))
+                (f32x4.mul (local.get $sum) (f32x4.add (local.get $c) (local.get $c)))))))
+        ;; C0's code, bits = idx<<30 | ka<<20 | kb<<10 | kc: ka·1024 + kb + 2^23 < 2^24 is exact, a
+        ;; float whose mantissa is ka·1024 + kb, and << 10 drops its exponent; kc + 2^23 has kc in
+        ;; its low bits.
         (local.set $code
           (v128.or (local.get $idx)
             (v128.or
               (i32x4.shl
-                (f32x4.add
-                  (f32x4.add (local.get $kab) (v128.and (local.get $da) (local.get $w1)))
-                  (v128.and (local.get $db) (local.get $w2)))
+                (f32x4.add (f32x4.mul (local.get $ra) (v128.const f32x4 1024 1024 1024 1024))
+                  (f32x4.add (local.get $rb) (v128.const f32x4 8388608 8388608 8388608 8388608)))
                 (i32.const 10))
               (v128.and
-                (f32x4.add (local.get $kc) (v128.and (local.get $dc) (local.get $w3)))
+                (f32x4.add (local.get $rc) (v128.const f32x4 8388608 8388608 8388608 8388608))
                 (v128.const i32x4 0x3ff 0x3ff 0x3ff 0x3ff)))))
+        ;; what moving each component to alt adds to the code: s·2^20, s·2^10, s (s = 1 - 2·[g]).
+        ;; The chosen alt is in [0, 1022] (see above), so the field does not overflow.
+        (local.set $ga (i32x4.sub (v128.const i32x4 0x100000 0x100000 0x100000 0x100000) (i32x4.shr_u (local.get $ga) (i32.const 10))))
+        (local.set $gb (i32x4.sub (v128.const i32x4 0x400 0x400 0x400 0x400) (i32x4.shr_u (local.get $gb) (i32.const 20))))
+        (local.set $gc (i32x4.sub (v128.const i32x4 1 1 1 1) (i32x4.shr_u (local.get $gc) (i32.const 30))))
+        ;; the smallest D below 0 (C0's), ties to the earlier candidate: $f0 the best D so far, $w1
+        ;; the change to the code so far. pmin(x, y) = y < x ? y : x.
+        (local.set $w1 (v128.and (local.get $ga) (f32x4.lt (local.get $f1) (v128.const f32x4 0 0 0 0))))
+        (local.set $f0 (f32x4.pmin (v128.const f32x4 0 0 0 0) (local.get $f1)))
+        (local.set $w1 (v128.bitselect (local.get $gb) (local.get $w1) (f32x4.lt (local.get $f2) (local.get $f0))))
+        (local.set $f0 (f32x4.pmin (local.get $f0) (local.get $f2)))
+        (local.set $w1 (v128.bitselect (local.get $gc) (local.get $w1) (f32x4.lt (local.get $f3) (local.get $f0))))
+        (local.set $code (i32x4.add (local.get $code) (local.get $w1)))
 
         ;; ---- hand over, store vector j - 1 (none in the first iteration), step
         (local.set $a (local.get $a.next))

@@ -109,32 +109,38 @@ export function encodeQuatAt(src: ArrayLike<number>, offset: number): number {
  * 3. idx = index of the largest |n_i| (ties → lowest index); if n[idx] < 0 negate all four;
  *    l = |n[idx]|, a, b, c = the others in increasing index order.
  * 4. For each of a, b, c: t = a·SCALE + 511, near = trunc(t + 0.5), alt = the other neighbour of t
- *    (near − 1 when near > t, else near + 1) clamped to [0, 1022]; the code-unit errors
- *    e = near − t and g = alt − t (exact in float32).
- * 5. Candidates C0 = (near, near, near), C1 = (alt, near, near), C2 = (near, alt, near) and
- *    C3 = (near, near, alt), each scored F = L2·Q + S·S with L2 = l·l, Q = (ea·ea + eb·eb) + ec·ec,
- *    S = (a·ea + b·eb) + c·ec, where the component at alt uses g instead of e (each candidate's Q and
- *    S computed on their own, not from C0's). The smallest F wins, ties → the earlier candidate.
- * Why F: a decoded component differs from the input by e·INV_SCALE and the rebuilt largest one by
+ *    (near − 1 when near > t, else near + 1; s = alt − near = ±1, taken before the clamp), clamped
+ *    to [0, 1022] when chosen; the code-unit error e = near − t (exact in float32).
+ * 5. With L2 = l·l and S = (a·ea + b·eb) + c·ec, for j = a, b, c:
+ *    D_j = (L2 + a_j·a_j) + 2·(s_j·((L2·e_j) + (S·a_j))), each operation rounded in that order
+ *    (× by s_j and by 2 are exact). Candidate C0 keeps all three at near; C_j moves component j to
+ *    alt. The smallest D_j below 0 (strictly) wins, ties → the earlier j; none below 0 → C0.
+ * Why D: a decoded component differs from the input by e·INV_SCALE and the rebuilt largest one by
  * about −S·INV_SCALE / l, so the squared error of the decoded quaternion is about
- * INV_SCALE²·(Q + S²/l²) = INV_SCALE²·F / l²: F ranks the candidates without a square root.
+ * INV_SCALE²·F / l² with F = L2·Σe² + S². Moving j to alt turns e_j into g_j = e_j + s_j, so
+ * F_j − F0 = L2·(g_j² − e_j²) + (S + a_j·s_j)² − S² = (L2 + a_j²) + 2·s_j·(L2·e_j + S·a_j) = D_j
+ * (s_j² = 1): D ranks the candidates without a square root, and C0 scores 0.
  *
  * Steps 1–3 run in float32 (`Math.fround` after each operation: a double `+ − × ÷ √` of float32
  * operands rounded to float32 is what float32 hardware computes), and so does t. Then
- * near = floor(t + 0.5) in doubles is the float32 one, and e, g are exact in both: t ≥ 1 is a
+ * near = floor(t + 0.5) in doubles is the float32 one, and e is exact in both: t ≥ 1 is a
  * multiple of 2^-23, and below 1, t = float32(a·SCALE) + 511 exactly, a multiple of 2^-15 (so
  * float32 t + 0.5 is exact too; above 1 its rounding, past a power of two, cannot cross an integer).
- * Step 5 would need some 40 more roundings, so a fast path ranks the candidates in doubles and keeps
- * its choice when the winner beats every other candidate by more than 4e-6: more than twice what
- * float32 rounding can move an F. With u = 2^-24, l ≤ 1, Q ≤ 1.5 (g² ≤ 1, e² ≤ ¼) and
- * |S| ≤ √((a² + b² + c²)·Q) ≤ √(0.75·1.5) < 1.061, the float32 Q and S are within 3u·1.5 and
- * 3u·1.061 of their exact values, L2·Q within 7.5u, S·S within 7.9u and F within 18.1u < 1.1e-6
- * (the doubles are within 1e-14), so float32 picks the same winner. Otherwise (exact ties, and
- * about 1 in 100,000 uniform random rotations) `roundExact` decides in float32.
- * The fast path leaves out the clamp of alt, which never changes the result: alt leaves [0, 1022]
- * only when t < 0 or t ≥ 1022, that is |a| ≥ 0.7071067; then l ≥ |a| and l² ≤ 1.000002 − a², so
- * l and |a| are within 2e-6 of 1/√2, the other two below 0.0015, |e| < 0.001, and moving a to alt
- * raises F by about l² + a² = 1 (see F1 − F0 in `roundBlock`): that candidate never wins.
+ * Step 5 would need some 25 more roundings, so a fast path computes the D_j in doubles and keeps
+ * its choice when the winner beats every other candidate (C0's 0 included) by more than 1.9e-6:
+ * more than twice what float32 rounding can move a D. With u = 2^-24 and, after normalisation,
+ * l² ≥ ¼, so a² + b² + c² ≤ ¾, |a_j| ≤ 0.7072, |e| ≤ ½, Σe² ≤ ¾, |S| ≤ √(¾·¾) = ¾ and
+ * |S·a_j| ≤ 0.531, the float32 values err by at most: L2 u; L2 + a² 2.6u (≤ 1.000001);
+ * S γ₃·Σ|a·e| ≤ 2.26u; L2·e 1.01u; S·a 0.7072·2.26u + 0.531u ≤ 2.14u; P = L2·e + S·a 4.2u (|P| ≤ 1.032);
+ * 2·s·P 8.4u; D 2.6u + 8.4u + 3.08u < 14.1u = 8.4e-7 (|D| ≤ 3.07). Two D's thus
+ * move by less than 28.2u = 1.68e-6 against each other (the doubles err by under 1e-14), and
+ * float32 picks the same winner. Otherwise (exact ties, and about 1 in 200,000 uniform random
+ * rotations) `roundExact` decides in float32.
+ * The clamp of alt never takes effect: alt leaves [0, 1022] only when t < 0 or t ≥ 1022, that is
+ * |a| ≥ 0.7071067; then l ≥ |a| and l² ≤ 1.000002 − a², so l and |a| lie within 2e-6 of 1/√2,
+ * the other two below 0.0015, |e| < 0.001 and |S| < 0.0023, and that candidate's
+ * D ≥ 0.99999 − 2·(0.5·0.001 + 0.0023·0.7072) > 0.99: it never wins. The fast path leaves the clamp
+ * out.
  * Tests compare every path with a literal float32 implementation of the definition.
  *
  * @example
@@ -234,19 +240,18 @@ function roundBlock(m: number, out: Int32Array, at: number): void {
     const k4 = j * 4;
     const a = abcl[k4], b = abcl[k4 + 1], c = abcl[k4 + 2], l = abcl[k4 + 3];
     const ta = tt[k4], tb = tt[k4 + 1], tc = tt[k4 + 2];
-    // near = floor(t + 0.5); e = near − t in (−½, ½]; d = alt − near = e > 0 ? −1 : 1 (not clamped:
-    // see above).
+    // near = floor(t + 0.5); e = near − t in (−½, ½]; d = alt − near = e > 0 ? −1 : 1 (s of the
+    // definition; not clamped: see above).
     const ka = Math.floor(ta + 0.5), kb = Math.floor(tb + 0.5), kc = Math.floor(tc + 0.5);
     const ea = ka - ta, eb = kb - tb, ec = kc - tc;
     const da = 1 - 2 * Math.ceil(ea), db = 1 - 2 * Math.ceil(eb), dc = 1 - 2 * Math.ceil(ec);
-    // In doubles the scores need not follow the definition's order: with S0 = a·ea + b·eb + c·ec,
-    // moving a to alt changes Q by (e + d)² − e² = d·(2e + d) and S by a·d, so
-    // F1 − F0 = d·(L2·(2ea + d) + a·(2S0 + a·d)); likewise F2 − F0, F3 − F0.
+    // In doubles the scores need not follow the definition's order:
+    // D1 = (L2 + a²) + 2·d·(L2·ea + S·a) = d·(L2·(2ea + d) + a·(2S + a·d)) as d² = 1; likewise D2, D3.
     const l2 = l * l, s2 = 2 * (a * ea + b * eb + c * ec);
-    // |F − F0| < 2.6 (|L2·(2e + d)| ≤ 1, |S0| ≤ 0.75): in units of 2^-28 (truncated) it is an int32,
-    // and integer min/max give the winner (w: strictly below the best so far) and the runner-up
-    // without branches. A gap of more than 1100 units is more than 4e-6 (a truncation moves a value
-    // by less than a unit). `| 0` tells the compiler that no sum overflows.
+    // −2.1 < D < 3.1: in units of 2^-28 (truncated) it is an int32, and integer min/max give the
+    // winner (w: strictly below the best so far, C0 counting as 0) and the runner-up without
+    // branches. A gap of more than 512 units is more than 510 · 2^-28 = 1.9e-6 (a truncation moves a
+    // value by less than a unit). `| 0` tells the compiler that no sum overflows.
     const e1 = (da * (l2 * (2 * ea + da) + a * (s2 + a * da)) * 268435456) | 0;
     const e2 = (db * (l2 * (2 * eb + db) + b * (s2 + b * db)) * 268435456) | 0;
     const e3 = (dc * (l2 * (2 * ec + dc) + c * (s2 + c * dc)) * 268435456) | 0;
@@ -268,7 +273,7 @@ function roundBlock(m: number, out: Int32Array, at: number): void {
     best = (best + sel) | 0;
     d = (hi - second) | 0;
     second = (second + (d & (d >> 31))) | 0;
-    if (((second - best) | 0) > 1100) {
+    if (((second - best) | 0) > 512) {
       const p2 = w2 & (w3 ^ 1);
       const p1 = w1 & (w2 ^ 1) & (w3 ^ 1);
       // A signed int32 (not `>>> 0`): it stays a small integer in V8, where a uint32 above 2^31
@@ -299,27 +304,25 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
   xb = xb < 0 ? 0 : xb > STEPS ? STEPS : xb;
   xc = xc < 0 ? 0 : xc > STEPS ? STEPS : xc;
   const ea = fr(na - ta), eb = fr(nb - tb), ec = fr(nc - tc);
-  const ga = fr(xa - ta), gb = fr(xb - tb), gc = fr(xc - tc);
-  const ea2 = fr(ea * ea), eb2 = fr(eb * eb), ec2 = fr(ec * ec), ga2 = fr(ga * ga), gb2 = fr(gb * gb), gc2 = fr(gc * gc);
-  const pa = fr(a * ea), pb = fr(b * eb), pc = fr(c * ec), qa = fr(a * ga), qb = fr(b * gb), qc = fr(c * gc);
   const l2 = fr(l * l);
-  let s = fr(fr(pa + pb) + pc);
-  const f0 = fr(fr(l2 * fr(fr(ea2 + eb2) + ec2)) + fr(s * s));
-  s = fr(fr(qa + pb) + pc);
-  const f1 = fr(fr(l2 * fr(fr(ga2 + eb2) + ec2)) + fr(s * s));
-  s = fr(fr(pa + qb) + pc);
-  const f2 = fr(fr(l2 * fr(fr(ea2 + gb2) + ec2)) + fr(s * s));
-  s = fr(fr(pa + pb) + qc);
-  const f3 = fr(fr(l2 * fr(fr(ea2 + eb2) + gc2)) + fr(s * s));
-  let best = f0;
+  const sum = fr(fr(fr(a * ea) + fr(b * eb)) + fr(c * ec));
+  // P = (L2·e) + (S·a); D = (L2 + a·a) + 2·(s·P): s·P and 2·(s·P) are exact, so the double sum of two
+  // float32 values rounded once is the float32 addition.
+  let p = fr(fr(l2 * ea) + fr(sum * a));
+  const d1 = fr(fr(l2 + fr(a * a)) + 2 * (na > ta ? -p : p));
+  p = fr(fr(l2 * eb) + fr(sum * b));
+  const d2 = fr(fr(l2 + fr(b * b)) + 2 * (nb > tb ? -p : p));
+  p = fr(fr(l2 * ec) + fr(sum * c));
+  const d3 = fr(fr(l2 + fr(c * c)) + 2 * (nc > tc ? -p : p));
+  let best = 0;
   let pick = 0;
-  if (f1 < best) {
-    best = f1; pick = 1;
+  if (d1 < best) {
+    best = d1; pick = 1;
   }
-  if (f2 < best) {
-    best = f2; pick = 2;
+  if (d2 < best) {
+    best = d2; pick = 2;
   }
-  if (f3 < best) pick = 3;
+  if (d3 < best) pick = 3;
   out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
 }
 

@@ -10,7 +10,7 @@ export const SPEC_IDENTITY = (3 << 30) | (511 << 20) | (511 << 10) | 511;
 
 /**
  * What `specEncode` saw (when traced): the three other components a, b, c, their t, each
- * candidate's score F (float32, C0 .. C3), and l.
+ * candidate's score in `e` (C0: 0, then the float32 D of C1 .. C3), and l.
  */
 export interface SpecTrace {
   v: number[];
@@ -25,7 +25,7 @@ export interface SpecOptions {
   nearestOnly?: boolean;
   /** Normalise always by one Newton step, or always by 1/√n2, instead of choosing by n2. */
   normalise?: 'newton' | 'exact';
-  /** Receives a, b, c, their t values and the candidates' scores F. */
+  /** Receives a, b, c, their t values and the candidates' scores (0, D1, D2, D3). */
   trace?: SpecTrace;
 }
 
@@ -65,29 +65,25 @@ export function specEncode(x: number, y: number, z: number, w: number, options: 
     near.push(k);
     alt.push(Math.min(1022, Math.max(0, k > tj ? k - 1 : k + 1)));
   }
-  const candidates = [near.slice()];
-  if (!nearestOnly) {
-    for (let j = 0; j < 3; j++) {
-      const k = near.slice();
-      k[j] = alt[j];
-      candidates.push(k);
-    }
-  }
-  // First-order score: F = l²·Q + S², with the code-unit errors e = k − t, Q = Σ e², S = Σ v·e.
+  // First-order choice: D_j = (L2 + a_j²) + 2·(s_j·((L2·e_j) + (S·a_j))), the change of the score
+  // F = L2·Σe² + (Σ v·e)² when component j moves to alt (s_j = ±1, its direction before the clamp).
   const l2 = f(l * l);
-  let best = Infinity;
-  let chosen = near;
-  for (const k of candidates) {
-    const e = k.map((kk, j) => f(kk - t[j]));
-    const sq = f(f(f(e[0] * e[0]) + f(e[1] * e[1])) + f(e[2] * e[2]));
-    const s = f(f(f(v[0] * e[0]) + f(v[1] * e[1])) + f(v[2] * e[2]));
-    const score = f(f(l2 * sq) + f(s * s));
-    trace?.e.push(score);
-    if (score < best) {
-      best = score;
-      chosen = k;
+  const e = near.map((k, j) => f(k - t[j]));
+  const s = f(f(f(v[0] * e[0]) + f(v[1] * e[1])) + f(v[2] * e[2]));
+  trace?.e.push(0);
+  let best = 0;
+  const chosen = near.slice();
+  let pick = -1;
+  for (let j = 0; j < 3 && !nearestOnly; j++) {
+    const sj = near[j] > t[j] ? -1 : 1;
+    const d = f(f(l2 + f(v[j] * v[j])) + f(2 * f(sj * f(f(l2 * e[j]) + f(s * v[j])))));
+    trace?.e.push(d);
+    if (d < best) {
+      best = d;
+      pick = j;
     }
   }
+  if (pick >= 0) chosen[pick] = alt[pick];
   return (idx << 30) | (chosen[0] << 20) | (chosen[1] << 10) | chosen[2];
 }
 
@@ -96,18 +92,19 @@ export function specEncode(x: number, y: number, z: number, w: number, options: 
  * `specEncode`): where it differs from the float32 choice, float32 rounding decides the code.
  */
 export function doubleChoice(trace: SpecTrace): number {
-  const l = trace.l ?? 0;
+  const l2 = (trace.l ?? 0) ** 2;
+  const v = trace.v;
   const near = trace.t.map((t) => Math.trunc(f(t + 0.5)));
-  const alt = trace.t.map((t, j) => Math.min(1022, Math.max(0, near[j] > t ? near[j] - 1 : near[j] + 1)));
-  let best = Infinity;
+  const e = trace.t.map((t, j) => near[j] - t);
+  const sum = v[0] * e[0] + v[1] * e[1] + v[2] * e[2];
+  let best = 0;
   let pick = 0;
-  for (let c = 0; c < 4; c++) {
-    const e = trace.t.map((t, j) => (c === j + 1 ? alt[j] : near[j]) - t);
-    const s = trace.v[0] * e[0] + trace.v[1] * e[1] + trace.v[2] * e[2];
-    const score = l * l * (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) + s * s;
-    if (score < best) {
-      best = score;
-      pick = c;
+  for (let j = 0; j < 3; j++) {
+    const s = near[j] > trace.t[j] ? -1 : 1;
+    const d = l2 + v[j] * v[j] + 2 * s * (l2 * e[j] + sum * v[j]);
+    if (d < best) {
+      best = d;
+      pick = j + 1;
     }
   }
   return pick;
@@ -122,8 +119,8 @@ export function floatChoice(trace: SpecTrace): number {
 
 /**
  * Rotations where float32 rounding decides which candidate wins: two of a, b, c are one float32
- * step apart and share t, so moving either to alt scores almost the same (the scores differ by
- * 2·S·(a − b)·(g − e), about 1e-7: a few float32 steps of F), and scoring in doubles picks the other
+ * step apart and share t and s, so moving either to alt scores almost the same (the scores differ
+ * by (a − b)·(a + b + 2·s·S), a few float32 steps of D), and scoring in doubles picks the other
  * one. The pair sits near a half code (so moving it is attractive) and, by a random permutation,
  * at any two of the three positions.
  */

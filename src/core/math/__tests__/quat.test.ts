@@ -151,6 +151,32 @@ describe('smallest-three quaternion codec', () => {
     expect(mismatches).toBe(0);
   });
 
+  it('never moves a component whose alt leaves [0, 1022]: its D is about l² + a² = 1 there', () => {
+    // Within 2e-6 of (±1/√2, 0, ±1/√2, 0): t < 0 or t ≥ 1022 for the component beside the largest.
+    const r = rng(12);
+    const h = Math.SQRT1_2;
+    const trace = { v: [] as number[], t: [] as number[], e: [] as number[] };
+    let outside = 0;
+    let mismatches = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const q = near(r, [h * (r() < 0.5 ? -1 : 1), 0, h, 0], 4e-6);
+      const want = specEncode(q[0], q[1], q[2], q[3], { trace });
+      if (encodeQuat(q[0], q[1], q[2], q[3]) !== want) mismatches++;
+      for (let j = 0; j < 3; j++) {
+        const t = trace.t[j];
+        const k = Math.trunc(Math.fround(t + 0.5));
+        const alt = k > t ? k - 1 : k + 1;
+        if (alt >= 0 && alt <= 1022) continue;
+        outside++;
+        expect(trace.e[j + 1]).toBeGreaterThan(0.99);
+      }
+      // Every code field is in range (no clamp was needed).
+      expect([(want >>> 20) & 1023, (want >>> 10) & 1023, want & 1023].every((c) => c <= 1022)).toBe(true);
+    }
+    expect(outside).toBeGreaterThan(100);
+    expect(mismatches).toBe(0);
+  });
+
   it('is the float32 definition exactly where double and float32 arithmetic round t to different codes', () => {
     // a sits just beside a rounding boundary: a·SCALE + 511 computed in doubles falls on one side of
     // k + 0.5 (or k) and in float32 on the other. With w = √(1 − a² − b² − c²) the float32 squared

@@ -217,10 +217,16 @@ export class EntityResolver {
       }
       // Entry i did not continue the life at its position in the previous frame: the id map
       // (table.lookup(id), inlined).
+      // `entityColumns` stages an Int32Array of ids unchecked: an id out of range is dropped here.
       const id = this.ids[i];
-      const page = table.dir[id >>> ID_PAGE_BITS];
-      let h = page === 0 ? -1 : table.pool[page - 1 + (id & ID_PAGE_MASK)] - 1;
-      let kept = true;
+      let kept = id >= 0 && id < table.maxEntityId;
+      let h = -1;
+      if (kept) {
+        const page = table.dir[id >>> ID_PAGE_BITS];
+        h = page === 0 ? -1 : table.pool[page - 1 + (id & ID_PAGE_MASK)] - 1;
+      } else {
+        this.badId(id);
+      }
       let isContinued = false;
       if (h >= 0) {
         const seen = table.lastSeen[h];
@@ -437,6 +443,13 @@ export class EntityResolver {
     this.stats.invalidPositions++;
     this.sanitized++;
     if (!this.warned.has('nan')) this.warn('nan', `rewindable: entity ${this.table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+  }
+
+  private badId(id: number): void {
+    this.stats.idsOutOfRange++;
+    if (!this.warned.has('id')) {
+      this.warn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`);
+    }
   }
 
   private duplicate(id: number): void {

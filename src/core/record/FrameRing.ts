@@ -140,6 +140,9 @@ export class FrameRing {
     // A frame may turn out shorter than reserved (never longer).
     const w = (words + 1) & ~1;
     if (w < this.pendingWords && w >= 2) this.pendingWords = w;
+    // Frames are a whole number of 8-byte units: zero the padding word, so that a frame's bytes
+    // depend only on what was recorded (not on what the arena held before).
+    if (w > words && words >= 1) this.u32[this.pendingAt + words] = 0;
     if (this.count === 0) {
       this.firstFrame = frame;
       this.oldestSlot = 0;

@@ -294,7 +294,10 @@ export class Recorder {
     const c = count > 0 ? count | 0 : 0;
     // Fast path: every id valid, typed-array columns that fit the staging area: each column is one
     // block copy (`TypedArray.set` of the whole column, no view allocated), not a per-entity loop.
-    let valid = 0;
+    // An Int32Array holds integers only: the range check then happens when the entries resolve
+    // (EntityResolver drops and counts an id out of range there, as entity() does here), which
+    // saves a pass over the ids. Any other column is checked here.
+    let valid = ids instanceof Int32Array ? c : 0;
     while (valid < c) {
       const id = ids[valid];
       if (!(id >= 0 && id < max && (id | 0) === id)) break;

@@ -20,6 +20,19 @@ function check(ring: FrameRing): void {
 }
 
 describe('FrameRing', () => {
+  it('zeroes the padding word of an odd-sized frame, whatever the arena held', () => {
+    const ring = new FrameRing(1 << 12, 4);
+    ring.u32.fill(0xdeadbeef);
+    for (let f = 0; f < 12; f++) {
+      const words = 5 + 2 * (f % 3); // odd: one padding word each
+      const at = ring.reserve(words + 4); // reserved longer, committed shorter, as the recorder does
+      ring.u32.fill(f + 1, at, at + words);
+      ring.commit(f, words);
+      expect(ring.wordsOf(f)).toBe(words + 1);
+      expect(ring.u32[at + words]).toBe(0);
+    }
+  });
+
   it('evicts by frame count', () => {
     const ring = new FrameRing(1 << 16, 10);
     const evicted: number[] = [];

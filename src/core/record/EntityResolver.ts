@@ -46,7 +46,8 @@ function pad16(n: number): number {
  * Internal to the recorder; exported for its tests.
  *
  * @example
- * const resolver = new EntityResolver(capacity, kernel, ring, table, reader, stats, warn, warned, onNewLife);
+ * const block = EntityResolver.layout(capacity, handles); // bytes to reserve in the kernel's buffer
+ * const resolver = new EntityResolver(capacity, kernel, blockByte, ring, table, reader, stats, warn, warned, onNewLife);
  * resolver.ids[0] = 7; // staged by Recorder.entity, with kernel.x[0] ... kernel.qw[0]
  * const kept = resolver.resolve(frame, 1, base, false);
  */
@@ -302,7 +303,9 @@ export class EntityResolver {
    * previous frame had at the same position and that life is still open (recorded in the previous
    * frame, not despawned, not taken by an earlier entry of this frame), continues it: the handle
    * goes to `handles`, the handle and flags to the arena's entity section at `base`. Returns the
-   * first entry it did not take. Small and free of calls, so that it compiles to a tight loop.
+   * first entry it did not take. The kernel's WebAssembly `run` does it while the table's `lastSeen`
+   * is in the kernel's memory; the JavaScript loop below is its twin (V8 re-checks each typed
+   * array on every iteration here, so it is about three times slower).
    *
    * Why one load decides: a life recorded in the previous frame is the newest life of its id, and
    * `lastSeen[h] === frame - 1` holds only while it is open and not yet recorded in this frame.

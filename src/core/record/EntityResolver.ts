@@ -448,7 +448,11 @@ export class EntityResolver {
     if (!this.warned.has('nan')) this.warn('nan', `rewindable: entity ${this.table.ids[h]} has a NaN or infinite position; its last good position was stored`);
   }
 
-  private badId(id: number): void {
+  /**
+   * Counts and reports (once) an id that is not an integer in [0, maxEntityId): the recorder's
+   * staging refuses such ids with it too. The caller counts the entry as dropped.
+   */
+  public badId(id: number): void {
     this.stats.idsOutOfRange++;
     if (!this.warned.has('id')) {
       this.warn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`);

@@ -593,9 +593,8 @@ export class Recorder {
   }
 
   private badId(id: number): void {
-    this.stats.idsOutOfRange++;
     this.droppedEntities++;
-    if (!this.warned.has('id')) this.warnFn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.options.maxEntityId}); the entity was dropped`);
+    this.resolver.badId(id);
   }
 
   private overCapacity(): void {

@@ -327,22 +327,57 @@
   ;; while prevIds[i] = ids[i] and lastSeen[prevHandles[i]] = frame - 1: lastSeen of that handle
   ;; becomes frame, the handle and the id go to this frame's lists at i - dropped, and
   ;; handle | flags[i] << 24 to the word at out + 4i.
+  ;;
+  ;; Four entries at a time while all four continue; else one (the scalar step), which stops at
+  ;; the first entry that does not. The four checks may all run before the four stores: the
+  ;; previous frame's handles are distinct (one record per life and frame), so no entry's store
+  ;; changes another's lastSeen. The columns and lists hold at least `end` entries.
   (func (export "run") (param $i i32) (param $end i32) (param $dropped i32) (param $frame i32)
     (param $out i32) (param $hdr i32) (result i32)
     (local $ids i32) (local $flags i32) (local $pids i32) (local $ph i32) (local $cids i32) (local $ch i32)
     (local $seen i32) (local $prev i32) (local $id i32) (local $h i32) (local $sa i32) (local $k i32)
+    (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $vid v128) (local $vh v128)
     (local.set $ids (i32.load (local.get $hdr)))
     (local.set $flags (i32.load offset=4 (local.get $hdr)))
     (local.set $pids (i32.load offset=8 (local.get $hdr)))
     (local.set $ph (i32.load offset=12 (local.get $hdr)))
-    (local.set $cids (i32.load offset=16 (local.get $hdr)))
-    (local.set $ch (i32.load offset=20 (local.get $hdr)))
+    (local.set $cids (i32.sub (i32.load offset=16 (local.get $hdr)) (i32.shl (local.get $dropped) (i32.const 2))))
+    (local.set $ch (i32.sub (i32.load offset=20 (local.get $hdr)) (i32.shl (local.get $dropped) (i32.const 2))))
     (local.set $seen (i32.load offset=24 (local.get $hdr)))
     (local.set $prev (i32.sub (local.get $frame) (i32.const 1)))
     (block $done
       (loop $next
-        (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
         (local.set $k (i32.shl (local.get $i) (i32.const 2)))
+        (block $scalar
+          (br_if $scalar (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $end)))
+          (local.set $vid (v128.load (i32.add (local.get $ids) (local.get $k))))
+          (br_if $scalar (i32.eqz (i32x4.all_true
+            (i32x4.eq (local.get $vid) (v128.load (i32.add (local.get $pids) (local.get $k)))))))
+          (local.set $vh (v128.load (i32.add (local.get $ph) (local.get $k))))
+          (local.set $s0 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 0 (local.get $vh)) (i32.const 2))))
+          (local.set $s1 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 1 (local.get $vh)) (i32.const 2))))
+          (local.set $s2 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 2 (local.get $vh)) (i32.const 2))))
+          (local.set $s3 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 3 (local.get $vh)) (i32.const 2))))
+          (br_if $scalar
+            (i32.or
+              (i32.or (i32.xor (i32.load (local.get $s0)) (local.get $prev)) (i32.xor (i32.load (local.get $s1)) (local.get $prev)))
+              (i32.or (i32.xor (i32.load (local.get $s2)) (local.get $prev)) (i32.xor (i32.load (local.get $s3)) (local.get $prev)))))
+          (i32.store (local.get $s0) (local.get $frame))
+          (i32.store (local.get $s1) (local.get $frame))
+          (i32.store (local.get $s2) (local.get $frame))
+          (i32.store (local.get $s3) (local.get $frame))
+          ;; handle | flags << 24: the four flag bytes widened to four words
+          (v128.store (i32.add (local.get $out) (local.get $k))
+            (v128.or (local.get $vh)
+              (i32x4.shl
+                (i32x4.extend_low_i16x8_u (i16x8.extend_low_i8x16_u
+                  (v128.load32_zero (i32.add (local.get $flags) (local.get $i)))))
+                (i32.const 24))))
+          (v128.store (i32.add (local.get $ch) (local.get $k)) (local.get $vh))
+          (v128.store (i32.add (local.get $cids) (local.get $k)) (local.get $vid))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $next))
+        (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
         (local.set $id (i32.load (i32.add (local.get $ids) (local.get $k))))
         (br_if $done (i32.ne (local.get $id) (i32.load (i32.add (local.get $pids) (local.get $k)))))
         (local.set $h (i32.load (i32.add (local.get $ph) (local.get $k))))
@@ -351,7 +386,6 @@
         (i32.store (local.get $sa) (local.get $frame))
         (i32.store (i32.add (local.get $out) (local.get $k))
           (i32.or (local.get $h) (i32.shl (i32.load8_u (i32.add (local.get $flags) (local.get $i))) (i32.const 24))))
-        (local.set $k (i32.shl (i32.sub (local.get $i) (local.get $dropped)) (i32.const 2)))
         (i32.store (i32.add (local.get $ch) (local.get $k)) (local.get $h))
         (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))

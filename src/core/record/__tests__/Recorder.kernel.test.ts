@@ -103,6 +103,7 @@ describe('Recorder: entityColumns and the kernel', () => {
     const ids = new Int32Array(n);
     const pos = new Float32Array(n * 3);
     const rot = new Float32Array(n * 4);
+    const flags = new Uint8Array(n);
     for (let f = 0; f < 200; f++) {
       for (let i = 0; i < n; i++) {
         ids[i] = (i * 13 + (f >> 2)) % 300;
@@ -114,10 +115,12 @@ describe('Recorder: entityColumns and the kernel', () => {
         rot[i * 4 + 1] = Math.sin(a);
         rot[i * 4 + 2] = Math.cos(a * 0.4);
         rot[i * 4 + 3] = i === 5 && f % 3 === 0 ? 0 : Math.sin(a * 2.1);
+        // Every user flag bit (the top one is SANITIZED), so a flag landing in the wrong bits of the handle word shows.
+        flags[i] = (i * 29 + f * 7) & 0x7f;
       }
       for (const r of [wasm, js]) {
         r.beginFrame(f, 1);
-        r.entityBatch(n, ids, pos, rot);
+        r.entityBatch(n, ids, pos, rot, flags);
         r.endFrame();
       }
       expect(frameWords(wasm, f)).toEqual(frameWords(js, f));

@@ -11,6 +11,7 @@ import { ChannelRegistry } from './ChannelRegistry';
 import { DrawRecorder } from './DrawRecorder';
 import { EntityTable } from './EntityTable';
 import { FrameRing } from './FrameRing';
+import { PendingDescriptions } from './PendingDescriptions';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayers } from './StaticLayers';
 import { EntityResolver } from './EntityResolver';
@@ -91,7 +92,8 @@ export class Recorder {
   private readonly cam = new Float64Array(8);
   /** Handles that died, in order of death: freed when their last frame is evicted. */
   private readonly eventKindIndex = new Map<string, number>();
-  private readonly pendingKinds = new Map<number, { kind: string; label: string | undefined }>();
+  /** Descriptions waiting for their life (see `describe`); at most 4,096, the oldest forgotten. */
+  private readonly pending = new PendingDescriptions(4096);
   /** Warning keys already reported: each kind of problem is reported once, and its message is only built then. */
   private readonly warned = new Set<string>();
   private readonly warnFn: (key: string, message: string) => void;
@@ -155,7 +157,7 @@ export class Recorder {
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
     this.resolver = new EntityResolver(n, k, blockByte, this.ring, this.entities, this.reader, this.stats, this.warnFn, this.warned,
       (id, h) => {
-        if (this.pendingKinds.size > 0) this.applyPending(id, h);
+        if (this.pending.count > 0) this.applyPending(id, h);
       });
     this.inIds = this.resolver.ids;
     this.inFlags = this.resolver.flags;
@@ -388,7 +390,8 @@ export class Recorder {
    * Names a life of `id` with a kind (used to re-create it after it despawned) and a label for
    * display; written once, not per frame. Inside a frame it names the life recorded in that frame
    * (or, when `id` is not recorded in it, its next life); outside a frame, the life recorded in the
-   * newest frame if it is still alive, else the next one.
+   * newest frame if it is still alive, else the next one. Descriptions waiting for a life are kept
+   * without allocating; at most 4,096 wait at once, and past that the oldest is forgotten.
    */
   public describe(id: number, kind: string, label?: string): void {
     const t = this.entities;
@@ -398,12 +401,7 @@ export class Recorder {
       t.labels[h] = label;
       return;
     }
-    if (this.pendingKinds.size >= 4096) {
-      // Descriptions of ids that never appear must not grow without bound: forget the oldest.
-      const oldest = this.pendingKinds.keys().next().value as number;
-      this.pendingKinds.delete(oldest);
-    }
-    this.pendingKinds.set(id, { kind, label });
+    this.pending.set(id, kind, label);
   }
 
   /** Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root. */
@@ -473,7 +471,7 @@ export class Recorder {
     const resolver = this.resolver;
     const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, this.boneCount > 0);
     const dropped = this.droppedEntities + resolver.dropped;
-    if (this.pendingKinds.size > 0) this.pendingKinds.forEach(this.applyPendingAfter);
+    if (this.pending.count > 0) this.applyPendingAfter(frame);
     const u = ring.u32;
     const f = ring.f32;
     let total = HEADER_WORDS;
@@ -551,7 +549,7 @@ export class Recorder {
   public clear(): void {
     if (this.frameOpen) this.endFrame();
     this.ring.clear();
-    this.pendingKinds.clear();
+    this.pending.clear();
     this.resolver.clear();
     this.entities.clear();
   }
@@ -561,23 +559,29 @@ export class Recorder {
     this.resolver.evicted(frame);
   }
 
-  /** Applies a description made in this frame to a life it continued (bound once: no closure per frame). */
-  private readonly applyPendingAfter = (pending: { kind: string; label: string | undefined }, id: number): void => {
+  /** Applies the descriptions waiting for lives recorded in `frame` that continued (new lives took theirs while resolving). */
+  private applyPendingAfter(frame: number): void {
+    const p = this.pending;
     const t = this.entities;
-    const h = t.lookup(id);
-    if (h >= 0 && t.lastFrame(h) === this.nextFrame - 1) {
-      t.kindOf[h] = t.internKind(pending.kind);
-      t.labels[h] = pending.label;
-      this.pendingKinds.delete(id);
+    for (let e = p.first; e >= 0;) {
+      const next = p.after(e);
+      const h = t.lookup(p.idAt(e));
+      if (h >= 0 && t.lastFrame(h) === frame) this.apply(e, h);
+      e = next;
     }
-  };
+  }
 
+  /** A new life of `id` (handle `h`) takes the description waiting for it, if any. */
   private applyPending(id: number, h: number): void {
-    const pending = this.pendingKinds.get(id);
-    if (pending === undefined) return;
-    this.entities.kindOf[h] = this.entities.internKind(pending.kind);
-    this.entities.labels[h] = pending.label;
-    this.pendingKinds.delete(id);
+    const e = this.pending.find(id);
+    if (e >= 0) this.apply(e, h);
+  }
+
+  private apply(e: number, h: number): void {
+    const t = this.entities;
+    t.kindOf[h] = t.internKind(this.pending.kindAt(e));
+    t.labels[h] = this.pending.labelAt(e);
+    this.pending.remove(e);
   }
 
   /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */

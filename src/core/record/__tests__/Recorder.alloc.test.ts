@@ -44,6 +44,8 @@ describe('Recorder: allocation', () => {
       cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
       r.entityColumns(M, cols);
       r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
+      r.describe(5000 + (f & 3), 'prop', 'crate'); // a new life every frame, described
+      r.describe(10000 + (f % 5000), 'ghost'); // never recorded: waits; past 4,096 the oldest is forgotten
       r.bones(5000 + (f & 3), 12, rot, off);
       r.despawn(5000 + (f & 3));
       r.draw.sphere(Channel.AI, f, 0, 0, 4, 0xff0000);

@@ -400,7 +400,9 @@ export const recordSection: BenchSection = {
         rw1.bytesPerEntityFrame <= 21 && rw10.bytesPerEntityFrame <= 21);
       check('max orientation error ≤ 0.27°', fixed(maxDeg, 4), maxDeg <= 0.27);
       check(`900-frame ring of ${grouped(small)} entities ≤ 19 MB`, `${fixed(ringMB, 2)} MB`, ringMB <= 19);
-      check(`default Recorder (16 MiB arena) holds 900 frames of ${grouped(small)}`, `${defaultFrames} frames`, defaultFrames >= MAX_FRAMES);
+      // Not a target (the issue sets the 16 MiB default and the 19 MB bound for 900 frames of 1,000
+      // entities, which need 18.1 MB): shown so that users see what the default holds.
+      check(`frames a default Recorder (16 MiB arena) holds at N=${grouped(small)} (information)`, `${defaultFrames} frames`, null);
     }
     for (const line of formatTable([
       { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },

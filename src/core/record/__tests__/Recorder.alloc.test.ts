@@ -57,10 +57,14 @@ describe('Recorder: allocation', () => {
       f++;
     };
     for (let i = 0; i < 20_000; i++) frame(); // warm up: handle table, id pages, JIT
-    // Young-generation bytes over 2,000 frames: one 16-byte allocation per frame would show as 32 kB.
-    const young = allocatedBytes(() => {
+    // Young-generation bytes over 2,000 frames: one 16-byte allocation per frame would show as 32 kB
+    // in every window. The least of three windows is taken: a one-off event of the engine (a
+    // deoptimisation, whose unoptimised code boxes doubles, seen once in a loaded test run) shows in
+    // one window only, while an allocation of the recorder's shows in all three.
+    const youngBytes = (): number => allocatedBytes(() => {
       for (let i = 0; i < 2000; i++) frame();
     });
+    const young = Math.min(youngBytes(), youngBytes(), youngBytes());
     expect(young).toBeLessThan(4000);
     // The measure itself can see allocation: a frame that allocates is caught.
     const leaky = allocatedBytes(() => {

@@ -5,12 +5,14 @@
  * Allocation-free: entries live in parallel arrays, found by id through an open-addressing hash
  * table (typed array, linear probing, deletion by backward shift) and kept in insertion order by a
  * linked list, so a game that describes each spawn every frame allocates nothing and every
- * operation is O(1). Bounded: when full, the oldest description is forgotten (descriptions of ids
- * that never appear must not grow memory).
+ * operation is O(1). Each description carries the frame it was made in (-1 between frames), and
+ * the newest are at the end of the order, so the recorder visits only this frame's at `endFrame`.
+ * Bounded: when full, the oldest description is forgotten (descriptions of ids that never appear
+ * must not grow memory).
  *
  * @example
  * const pending = new PendingDescriptions(4096);
- * pending.set(9, 'projectile', 'bolt #9');
+ * pending.set(9, 'projectile', 'bolt #9', -1);
  * const e = pending.find(9);
  * pending.kindAt(e); // 'projectile'
  * pending.remove(e);
@@ -24,6 +26,7 @@ export class PendingDescriptions {
   private readonly ids: Int32Array;
   private readonly kinds: string[];
   private readonly labels: (string | undefined)[];
+  private readonly frames: Int32Array;
   /** Insertion order: `next`/`prev` entry, -1 at the ends; `head` the oldest, `tail` the newest. */
   private readonly nextEntry: Int32Array;
   private readonly prevEntry: Int32Array;
@@ -43,6 +46,7 @@ export class PendingDescriptions {
     this.ids = new Int32Array(c);
     this.kinds = new Array<string>(c).fill('');
     this.labels = new Array<string | undefined>(c).fill(undefined);
+    this.frames = new Int32Array(c);
     this.nextEntry = new Int32Array(c);
     this.prevEntry = new Int32Array(c);
     this.free = new Int32Array(c);
@@ -59,9 +63,19 @@ export class PendingDescriptions {
     return this.head;
   }
 
+  /** The newest waiting entry, or -1. */
+  public get last(): number {
+    return this.tail;
+  }
+
   /** The entry after `e` in insertion order, or -1. */
   public after(e: number): number {
     return this.nextEntry[e];
+  }
+
+  /** The entry before `e` in insertion order, or -1. */
+  public before(e: number): number {
+    return this.prevEntry[e];
   }
 
   public idAt(e: number): number {
@@ -76,25 +90,36 @@ export class PendingDescriptions {
     return this.labels[e];
   }
 
-  /** Adds the description of `id`, replacing one already waiting (which keeps its place in the order); when full, forgets the oldest. */
-  public set(id: number, kind: string, label: string | undefined): void {
+  /** The frame the description was made in, -1 if between frames. */
+  public frameAt(e: number): number {
+    return this.frames[e];
+  }
+
+  /**
+   * Adds the description of `id` made in `frame` (-1 between frames) as the newest; one already
+   * waiting for `id` is replaced. When full, forgets the oldest.
+   */
+  public set(id: number, kind: string, label: string | undefined, frame: number): void {
     let e = this.find(id);
-    if (e < 0) {
+    if (e >= 0) {
+      this.unlink(e);
+    } else {
       if (this.freeCount === 0) this.remove(this.head);
       e = this.free[--this.freeCount];
       this.ids[e] = id;
       let s = this.slotOf(id);
       while (this.table[s] !== 0) s = (s + 1) & this.mask;
       this.table[s] = e + 1;
-      this.prevEntry[e] = this.tail;
-      this.nextEntry[e] = -1;
-      if (this.tail >= 0) this.nextEntry[this.tail] = e;
-      else this.head = e;
-      this.tail = e;
       this.count++;
     }
+    this.prevEntry[e] = this.tail;
+    this.nextEntry[e] = -1;
+    if (this.tail >= 0) this.nextEntry[this.tail] = e;
+    else this.head = e;
+    this.tail = e;
     this.kinds[e] = kind;
     this.labels[e] = label;
+    this.frames[e] = frame;
   }
 
   /** The entry waiting for `id`, or -1. */
@@ -123,12 +148,7 @@ export class PendingDescriptions {
       }
     }
     table[i] = 0;
-    const p = this.prevEntry[e];
-    const n = this.nextEntry[e];
-    if (p >= 0) this.nextEntry[p] = n;
-    else this.head = n;
-    if (n >= 0) this.prevEntry[n] = p;
-    else this.tail = p;
+    this.unlink(e);
     this.kinds[e] = '';
     this.labels[e] = undefined;
     this.free[this.freeCount++] = e;
@@ -137,6 +157,16 @@ export class PendingDescriptions {
 
   public clear(): void {
     while (this.head >= 0) this.remove(this.head);
+  }
+
+  /** Takes `e` out of the insertion order. */
+  private unlink(e: number): void {
+    const p = this.prevEntry[e];
+    const n = this.nextEntry[e];
+    if (p >= 0) this.nextEntry[p] = n;
+    else this.head = n;
+    if (n >= 0) this.prevEntry[n] = p;
+    else this.tail = p;
   }
 
   private slotOf(id: number): number {

@@ -401,7 +401,7 @@ export class Recorder {
       t.labels[h] = label;
       return;
     }
-    this.pending.set(id, kind, label);
+    this.pending.set(id, kind, label, this.frameOpen ? this.nextFrame : -1);
   }
 
   /** Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root. */
@@ -559,15 +559,20 @@ export class Recorder {
     this.resolver.evicted(frame);
   }
 
-  /** Applies the descriptions waiting for lives recorded in `frame` that continued (new lives took theirs while resolving). */
+  /**
+   * Applies the descriptions made in `frame` to the lives recorded in it that continued (new lives
+   * took theirs while resolving). Older descriptions wait for a new life: their id was not alive
+   * when they were made, so its next appearance starts one. Only this frame's are visited: they
+   * are the newest.
+   */
   private applyPendingAfter(frame: number): void {
     const p = this.pending;
     const t = this.entities;
-    for (let e = p.first; e >= 0;) {
-      const next = p.after(e);
+    for (let e = p.last; e >= 0 && p.frameAt(e) === frame;) {
+      const before = p.before(e);
       const h = t.lookup(p.idAt(e));
       if (h >= 0 && t.lastFrame(h) === frame) this.apply(e, h);
-      e = next;
+      e = before;
     }
   }
 

@@ -13,10 +13,15 @@ function rng(seed: number): () => number {
   };
 }
 
-/** What the waiting descriptions are, oldest first, walking `first`/`after`. */
-function contents(p: PendingDescriptions): [number, string, string | undefined][] {
-  const out: [number, string, string | undefined][] = [];
-  for (let e = p.first; e >= 0; e = p.after(e)) out.push([p.idAt(e), p.kindAt(e), p.labelAt(e)]);
+type Row = [number, string, string | undefined, number];
+
+/** What the waiting descriptions are, oldest first, walking `first`/`after`; checks `last`/`before` give the reverse. */
+function contents(p: PendingDescriptions): Row[] {
+  const out: Row[] = [];
+  for (let e = p.first; e >= 0; e = p.after(e)) out.push([p.idAt(e), p.kindAt(e), p.labelAt(e), p.frameAt(e)]);
+  const back: Row[] = [];
+  for (let e = p.last; e >= 0; e = p.before(e)) back.push([p.idAt(e), p.kindAt(e), p.labelAt(e), p.frameAt(e)]);
+  expect(back.reverse()).toEqual(out);
   return out;
 }
 
@@ -24,8 +29,8 @@ describe('PendingDescriptions', () => {
   it('agrees with an ordered map over random sets, finds and removes, forgetting the oldest when full', () => {
     for (const capacity of [1, 3, 16, 100]) {
       const p = new PendingDescriptions(capacity);
-      // The model: a Map keeps insertion order; replacing a key keeps its place.
-      const model = new Map<number, [string, string | undefined]>();
+      // The model: a Map keeps insertion order; a replaced key becomes the newest.
+      const model = new Map<number, [string, string | undefined, number]>();
       const next = rng(capacity * 7919);
       // Ids from a small range collide in the hash table and get replaced; some are far apart.
       const idOf = (): number => (next() < 0.8 ? Math.floor(next() * capacity * 3) : Math.floor(next() * 2 ** 31));
@@ -35,15 +40,17 @@ describe('PendingDescriptions', () => {
         if (r < 0.5) {
           const kind = `k${step % 5}`;
           const label = step % 3 === 0 ? undefined : `l${step}`;
-          p.set(id, kind, label);
-          if (!model.has(id) && model.size === capacity) model.delete(model.keys().next().value as number);
-          model.set(id, [kind, label]);
+          const frame = step % 7 === 0 ? -1 : step >> 3;
+          p.set(id, kind, label, frame);
+          if (model.has(id)) model.delete(id);
+          else if (model.size === capacity) model.delete(model.keys().next().value as number);
+          model.set(id, [kind, label, frame]);
         } else if (r < 0.8) {
           const e = p.find(id);
           expect(e >= 0).toBe(model.has(id));
           if (e >= 0) {
             expect(p.idAt(e)).toBe(id);
-            expect([p.kindAt(e), p.labelAt(e)]).toEqual(model.get(id));
+            expect([p.kindAt(e), p.labelAt(e), p.frameAt(e)]).toEqual(model.get(id));
             p.remove(e);
             model.delete(id);
           }
@@ -59,7 +66,7 @@ describe('PendingDescriptions', () => {
         }
         expect(p.count).toBe(model.size);
         if (step % 97 === 0) {
-          expect(contents(p)).toEqual([...model].map(([k, [kind, label]]) => [k, kind, label]));
+          expect(contents(p)).toEqual([...model].map(([k, [kind, label, frame]]) => [k, kind, label, frame]));
           for (const k of model.keys()) expect(p.find(k)).toBeGreaterThanOrEqual(0);
         }
       }
@@ -129,5 +136,13 @@ describe('Recorder.describe', () => {
     expect(r.entities.labels[r.entities.lookup(903)]).toBeUndefined();
     expect(r.entities.labels[r.entities.lookup(904)]).toBe('g904');
     expect(r.entities.labels[r.entities.lookup(4999)]).toBe('g4999');
+    // With ~4,000 still waiting, a description made in a frame for a life that continues in it
+    // is applied at endFrame (only this frame's descriptions are visited).
+    r.beginFrame(1, 1);
+    r.entity(904, 0, 0, 0, 0, 0, 0, 1);
+    r.describe(904, 'tree', 'renamed in frame 1');
+    r.endFrame();
+    expect(r.entities.labels[r.entities.lookup(904)]).toBe('renamed in frame 1');
+    expect(r.entities.kinds[r.entities.kindOf[r.entities.lookup(904)]]).toBe('tree');
   });
 });

@@ -343,6 +343,21 @@ export function quatIsEncodable(x: number, y: number, z: number, w: number): boo
 }
 
 /**
+ * `quatIsEncodable` of entry `i` of four float32 columns. It takes no double argument, so calling
+ * it boxes nothing whether or not the engine inlines it (the recorder's repair path runs it on
+ * every frame that has an invalid quaternion).
+ *
+ * @example
+ * quatIsEncodableAt(qx, qy, qz, qw, 3); // entry 3: (qx[3], qy[3], qz[3], qw[3])
+ */
+export function quatIsEncodableAt(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw: Float32Array, i: number): boolean {
+  const fr = Math.fround;
+  const x = qx[i], y = qy[i], z = qz[i], w = qw[i];
+  const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
+  return n2 > NORM2_MIN_F && n2 < NORM2_MAX_F;
+}
+
+/**
  * Decodes 32 bits from `encodeQuat` into `out[offset .. offset + 3]` as x, y, z, w. The result is
  * unit length and its largest component is positive.
  */

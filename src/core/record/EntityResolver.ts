@@ -1,4 +1,4 @@
-import { quatIsEncodable } from '../math/quat';
+import { quatIsEncodableAt } from '../math/quat';
 import { EntityFlags, HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
@@ -391,13 +391,13 @@ export class EntityResolver {
 
   /**
    * Counts the kept entries whose quaternion could not be encoded (the kernel stored the identity)
-   * and flags them SANITIZED (`quatIsEncodable`, the codec's own test).
+   * and flags them SANITIZED (`quatIsEncodableAt`, the codec's own test).
    */
   private repairRotations(n: number, base: number): void {
     const k = this.kernel;
     for (let i = 0; i < n; i++) {
       const at = this.keptIndex[i];
-      if (at < 0 || quatIsEncodable(k.qx[i], k.qy[i], k.qz[i], k.qw[i])) continue;
+      if (at < 0 || quatIsEncodableAt(k.qx, k.qy, k.qz, k.qw, i)) continue;
       this.stats.invalidRotations++;
       this.sanitized++;
       if (!this.warned.has('quat')) this.warn('quat', `rewindable: entity ${this.ids[i]} has a zero or non-finite quaternion; the identity was stored`);

@@ -267,14 +267,37 @@ export class Recorder {
     flags?: ArrayLike<number>,
   ): void {
     if (!this.frameOpen) return this.outside();
-    // entity() is small enough to inline here: it validates and stages each entry.
+    // entity()'s staging, written out: a call per entry would pass doubles, which V8 boxes (16
+    // bytes each) whenever it decides not to inline the call, and that decision varies from run to
+    // run. Only a refused entry makes a call.
+    const max = this.options.maxEntityId;
+    const cap = this.inIds.length;
+    const X = this.inX, Y = this.inY, Z = this.inZ;
+    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
+    const inIds = this.inIds, inFlags = this.inFlags;
+    let n = this.count;
     for (let i = 0; i < count; i++) {
-      this.entity(
-        ids[i], positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2],
-        rotations[i * 4], rotations[i * 4 + 1], rotations[i * 4 + 2], rotations[i * 4 + 3],
-        flags === undefined ? 0 : flags[i],
-      );
+      const id = ids[i];
+      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
+        this.count = n;
+        this.refuse(id);
+        continue;
+      }
+      const p = i * 3;
+      const q = i * 4;
+      X[n] = positions[p];
+      Y[n] = positions[p + 1];
+      Z[n] = positions[p + 2];
+      QX[n] = rotations[q];
+      QY[n] = rotations[q + 1];
+      QZ[n] = rotations[q + 2];
+      QW[n] = rotations[q + 3];
+      inIds[n] = id;
+      inFlags[n] = flags === undefined ? 0 : flags[i];
+      this.lastEntityId = id;
+      n++;
     }
+    this.count = n;
   }
 
   /**
@@ -335,12 +358,35 @@ export class Recorder {
     return len >= count && len <= 2 * count + 64 && n + len <= this.inIds.length && ArrayBuffer.isView(column);
   }
 
-  /** `entityColumns` one entity at a time: for plain arrays, bad ids, long columns, or a full stage. */
+  /**
+   * `entityColumns` one entity at a time: for plain arrays, bad ids, long columns, or a full stage.
+   * The staging is written out, as in `entityBatch`, so that no double is passed to a call.
+   */
   private stageColumns(count: number, columns: EntityColumns): void {
     const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
+    const max = this.options.maxEntityId;
+    const cap = this.inIds.length;
+    let n = this.count;
     for (let i = 0; i < count; i++) {
-      this.entity(ids[i], x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i], flags === undefined ? 0 : flags[i]);
+      const id = ids[i];
+      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
+        this.count = n;
+        this.refuse(id);
+        continue;
+      }
+      this.inX[n] = x[i];
+      this.inY[n] = y[i];
+      this.inZ[n] = z[i];
+      this.inQx[n] = qx[i];
+      this.inQy[n] = qy[i];
+      this.inQz[n] = qz[i];
+      this.inQw[n] = qw[i];
+      this.inIds[n] = id;
+      this.inFlags[n] = flags === undefined ? 0 : flags[i];
+      this.lastEntityId = id;
+      n++;
     }
+    this.count = n;
   }
 
   /**

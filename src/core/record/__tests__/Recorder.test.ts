@@ -336,4 +336,33 @@ describe('Recorder: memory', () => {
     expect(a.stats.invalidPositions).toBe(1);
     expect(a.stats.invalidRotations).toBe(1);
   });
+
+  it('entityBatch() refuses bad ids and entries past the capacity like entity() does, frame by frame', () => {
+    // 10 entries, room for 6: 4, 9, the duplicate 4, 12, 7 and 8 are staged; -1, 1.5 and NaN are
+    // refused as bad ids, 20 as over capacity. The order of refusals and stagings is kept.
+    const ids = [4, 9, 4, -1, 12, 1.5, NaN, 7, 8, 20];
+    const n = ids.length;
+    const pos = Array.from({ length: n * 3 }, (_, k) => k * 0.5);
+    const rot = Array.from({ length: n * 4 }, (_, k) => (k % 4 === 3 ? 1 : 0.1 * (k % 3)));
+    const fl = Array.from({ length: n }, (_, k) => k);
+    const a = quiet({ maxEntitiesPerFrame: 6 });
+    const b = quiet({ maxEntitiesPerFrame: 6 });
+    for (let f = 0; f < 3; f++) {
+      a.beginFrame(f, 1);
+      a.entityBatch(n, ids, pos, rot, fl);
+      a.endFrame();
+      b.beginFrame(f, 1);
+      for (let i = 0; i < n; i++) {
+        b.entity(ids[i], pos[i * 3], pos[i * 3 + 1], pos[i * 3 + 2], rot[i * 4], rot[i * 4 + 1], rot[i * 4 + 2], rot[i * 4 + 3], fl[i]);
+      }
+      b.endFrame();
+      const wa = a.ring.u32.subarray(a.ring.offsetOf(f), a.ring.offsetOf(f) + a.ring.wordsOf(f));
+      const wb = b.ring.u32.subarray(b.ring.offsetOf(f), b.ring.offsetOf(f) + b.ring.wordsOf(f));
+      expect(Array.from(wa)).toEqual(Array.from(wb));
+      expect(a.reader.entityCountOf(f)).toBe(5); // 4, 9, 12, 7, 8
+    }
+    expect(a.stats.idsOutOfRange).toBe(9);
+    expect(a.stats.entitiesOverCapacity).toBe(3);
+    expect({ ...a.stats }).toEqual({ ...b.stats });
+  });
 });

@@ -1,0 +1,70 @@
+import { Channel } from '../ChannelRegistry';
+import { Recorder } from '../Recorder';
+
+/** A recorder and one frame of game calls that exercises every record path, for allocation tests. */
+export interface AllocationWorkload {
+  recorder: Recorder;
+  /** Records one frame: entities three ways, bones, despawn, descriptions, debug draw, an event. */
+  frame(): void;
+  /** How many frames `frame` recorded. */
+  frames(): number;
+}
+
+/**
+ * The allocation tests' workload, shared by Recorder.alloc.test.ts and the child process it runs
+ * (allocationProbe.ts). Arguments are integers or come through arrays: a double passed to a call
+ * V8 does not inline is boxed by the *caller*, which is the game's code, not the recorder's.
+ *
+ * @example
+ * const w = allocationWorkload();
+ * for (let i = 0; i < 20_000; i++) w.frame(); // warm up
+ */
+export function allocationWorkload(): AllocationWorkload {
+  const r = new Recorder({ maxFrames: 300, arenaBytes: 4 << 20, onWarning: () => {} });
+  const rot = new Float32Array(12 * 4);
+  const off = new Float32Array(12 * 3);
+  for (let b = 0; b < 12; b++) rot[b * 4 + 3] = 1;
+  const N = 40;
+  const ids = new Int32Array(N);
+  const pos = new Float32Array(N * 3);
+  const rots = new Float32Array(N * 4);
+  const flags = new Uint8Array(N);
+  const M = 24;
+  const cols = {
+    ids: new Int32Array(M), x: new Float32Array(M), y: new Float32Array(M), z: new Float32Array(M),
+    qx: new Float32Array(M), qy: new Float32Array(M), qz: new Float32Array(M), qw: new Float32Array(M),
+  };
+  for (let i = 0; i < M; i++) {
+    cols.ids[i] = 6000 + i;
+    cols.qw[i] = 1;
+  }
+  let f = 0;
+  const frame = () => {
+    for (let i = 0; i < N; i++) {
+      ids[i] = (i * 97 + (f >> 4) * 3) % 4000; // churn: ids come and go
+      pos[i * 3] = i + f * 0.1;
+      rots[i * 4 + 2] = Math.sin(f * 0.01 + i);
+      rots[i * 4 + 3] = Math.cos(f * 0.01 + i);
+      flags[i] = f & 1;
+    }
+    r.beginFrame(f, 1);
+    r.camera(f, 0, 0, 0, 0, 0, 1, 1);
+    r.entityBatch(N, ids, pos, rots, flags);
+    cols.x[f % M] = f;
+    cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
+    r.entityColumns(M, cols);
+    r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
+    r.describe(5000 + (f & 3), 'prop', 'crate'); // a new life every frame, described
+    r.describe(10000 + (f % 5000), 'ghost'); // never recorded: waits; past 4,096 the oldest is forgotten
+    r.bones(5000 + (f & 3), 12, rot, off);
+    r.despawn(5000 + (f & 3));
+    r.draw.sphere(Channel.AI, f, 0, 0, 4, 0xff0000);
+    r.draw.text(Channel.AI, 0, 0, 0, 'state', 0xffffff);
+    r.draw.text(Channel.AI, 1, 0, 0, 'more', 0xffffff);
+    r.draw.line(Channel.PHYSICS, NaN, 0, 0, 1, 1, 1, 0); // bad input is handled without allocating too
+    r.event('tick', -1, 0, 0, 0);
+    r.endFrame();
+    f++;
+  };
+  return { recorder: r, frame, frames: () => f };
+}

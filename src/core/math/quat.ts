@@ -357,11 +357,32 @@ export function quatIsEncodableAt(qx: Float32Array, qy: Float32Array, qz: Float3
   return n2 > NORM2_MIN_F && n2 < NORM2_MAX_F;
 }
 
+/** One word for `decodeQuat` to hand to `decodeQuatAt`. */
+const decodeWord = new Uint32Array(1);
+
 /**
  * Decodes 32 bits from `encodeQuat` into `out[offset .. offset + 3]` as x, y, z, w. The result is
- * unit length and its largest component is positive.
+ * unit length and its largest component is positive. Loops over stored words should call
+ * `decodeQuatAt`: most codes exceed the engine's small-integer range, so passing one to a call the
+ * engine does not inline boxes it.
+ *
+ * @example
+ * decodeQuat(encodeQuat(0, 0, 0, 1), out, 0); // out[0..4) = 0, 0, 0, 1
  */
 export function decodeQuat(bits: number, out: Float32Array | Float64Array, offset: number): void {
+  decodeWord[0] = bits;
+  decodeQuatAt(decodeWord, 0, out, offset);
+}
+
+/**
+ * `decodeQuat` of the word `words[at]`: takes no number that could need boxing (the code is read
+ * here), so it allocates nothing whether or not the engine inlines it.
+ *
+ * @example
+ * for (let i = 0; i < n; i++) decodeQuatAt(u32, rotationsBase + i, rotations, i * 4);
+ */
+export function decodeQuatAt(words: Uint32Array, at: number, out: Float32Array | Float64Array, offset: number): void {
+  const bits = words[at];
   const idx = bits >>> 30;
   const a = (((bits >>> 20) & MASK10) - MID) * INV_SCALE;
   const b = (((bits >>> 10) & MASK10) - MID) * INV_SCALE;

@@ -1,4 +1,4 @@
-import { decodeQuat } from '../math/quat';
+import { decodeQuatAt } from '../math/quat';
 import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK,
   HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS,
@@ -98,7 +98,7 @@ export class FrameReader {
     c[0] = f[at + H_CAM_X];
     c[1] = f[at + H_CAM_Y];
     c[2] = f[at + H_CAM_Z];
-    decodeQuat(u[at + H_CAM_ROT], camScratch, 0);
+    decodeQuatAt(u, at + H_CAM_ROT, camScratch, 0);
     c[3] = camScratch[0];
     c[4] = camScratch[1];
     c[5] = camScratch[2];
@@ -132,7 +132,7 @@ export class FrameReader {
     const pos = out.positions;
     for (let i = 0; i < n * 3; i++) pos[i] = f[pBase + i];
     const rot = out.rotations;
-    for (let i = 0; i < n; i++) decodeQuat(u[rBase + i], rot, i * 4);
+    for (let i = 0; i < n; i++) decodeQuatAt(u, rBase + i, rot, i * 4);
     const bs = out.boneStart;
     for (let i = 0; i < n; i++) bs[i] = -1;
     out.boneTotal = 0;
@@ -157,7 +157,7 @@ export class FrameReader {
         bs[idx] = b;
         out.boneCount[idx] = c;
       }
-      for (let i = 0; i < c; i++) decodeQuat(u[w + 1 + i], out.boneRotations, (b + i) * 4);
+      for (let i = 0; i < c; i++) decodeQuatAt(u, w + 1 + i, out.boneRotations, (b + i) * 4);
       const oBase = w + 1 + c;
       const bo = out.boneOffsets;
       for (let i = 0; i < c * 3; i++) bo[b * 3 + i] = f[oBase + i];

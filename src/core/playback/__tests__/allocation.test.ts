@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +147,22 @@ describe('allocation', () => {
     expect(out.count).toBeGreaterThan(220);
     expect(m.young).toBeLessThan(4096);
     expect(m.retained).toBeLessThan(TOLERANCE_BYTES);
+  });
+
+  it('decodes and blends without boxing per entity even when the engine inlines no call (--no-turbo-inlining, child process)', () => {
+    // Whether V8 inlines a call varies from run to run; a call it does not inline boxes each
+    // double argument, and each rotation code above 2^30 (most of them). This run makes every call
+    // a real call. Per tick, ~235 entities: before the decoder read codes by index (decodeQuatAt)
+    // it measured ~1,460 bytes a tick (a box per decoded rotation); now ~80, a few constant boxes
+    // of TimeControl's doubles that do not grow with the entity count.
+    const probe = join(dirname(fileURLToPath(import.meta.url)), 'samplingProbe.ts');
+    const out = execFileSync(process.execPath, ['--expose-gc', '--no-turbo-inlining', '--import', 'tsx', probe], {
+      encoding: 'utf8', timeout: 50_000,
+    });
+    const { entities, bytesPerCall } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { entities: number; bytesPerCall: number[] };
+    expect(entities).toBeGreaterThan(220);
+    expect(bytesPerCall).toHaveLength(3);
+    expect(Math.min(...bytesPerCall)).toBeLessThan(256); // one box per entity would be > 3,500
   });
 
   it('the measurement detects a variant that allocates one small object per call', async () => {

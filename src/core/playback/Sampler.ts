@@ -188,18 +188,20 @@ export class Sampler {
       out.invalidateLayout();
       return false;
     }
-    const oldest = r.oldestFrame;
-    const newest = r.newestFrame;
+    // int32 frame numbers (`| 0`), so that no double is boxed here whether or not V8 inlines the
+    // getters and the calls that take `fa` and `fb`.
+    const oldest = r.oldestFrame | 0;
+    const newest = r.newestFrame | 0;
     const p = position < oldest ? oldest : position > newest ? newest : position;
     let fa: number;
     let fb: number;
     let t: number;
     if (this.concrete) {
-      fa = Math.round(p);
+      fa = Math.round(p) | 0;
       fb = fa;
       t = 0;
     } else {
-      fa = Math.floor(p);
+      fa = Math.floor(p) | 0;
       t = p - fa;
       if (t === 0 || fa >= newest) {
         fb = fa;

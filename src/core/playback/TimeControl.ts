@@ -102,8 +102,10 @@ export class TimeControl {
       out[index] = this.pos;
       return;
     }
-    const lo = r.oldestFrame;
-    const hi = r.newestFrame;
+    // `| 0`: frame numbers are int32. Without it, when V8 does not inline the getters, merging
+    // their tagged results with the double position boxes the position (once per call).
+    const lo = r.oldestFrame | 0;
+    const hi = r.newestFrame | 0;
     const x = this.st === 'live' ? hi : this.pos;
     out[index] = x < lo ? lo : x > hi ? hi : x;
   }
@@ -269,8 +271,10 @@ export class TimeControl {
     const r = this.reader;
     if (r.frameCount === 0) return;
     const budget = realDtSeconds > 0 && realDtSeconds < Number.POSITIVE_INFINITY ? realDtSeconds * Math.abs(this.spd) : 0;
-    const oldest = r.oldestFrame;
-    const newest = r.newestFrame;
+    // int32 frame numbers (see positionInto), and int32 frames handed to `segment`: no double is
+    // boxed here whether or not V8 inlines the calls.
+    const oldest = r.oldestFrame | 0;
+    const newest = r.newestFrame | 0;
     const p0 = this.pos;
     let p = p0 < oldest ? oldest : p0 > newest ? newest : p0;
     const forward = this.spd > 0;
@@ -288,7 +292,7 @@ export class TimeControl {
       }
       if (!(left > 0) || crossings-- <= 0) break;
       if (forward) {
-        const f = Math.floor(p) + 1;
+        const f = (Math.floor(p) + 1) | 0;
         this.segment(f);
         const dur = this.segDur;
         const need = (f - p) * dur;
@@ -300,7 +304,7 @@ export class TimeControl {
           left -= need;
         }
       } else {
-        const f = Math.ceil(p) - 1;
+        const f = (Math.ceil(p) - 1) | 0;
         this.segment(f + 1);
         const dur = this.segDur;
         const need = (p - f) * dur;
@@ -319,8 +323,8 @@ export class TimeControl {
   private clamp(x: number): number {
     const r = this.reader;
     if (r.frameCount === 0) return x;
-    const lo = r.oldestFrame;
-    const hi = r.newestFrame;
+    const lo = r.oldestFrame | 0;
+    const hi = r.newestFrame | 0;
     return x < lo ? lo : x > hi ? hi : x;
   }
 
@@ -328,8 +332,8 @@ export class TimeControl {
     // The effective position, kept in `pos` (inline: a getter returning a double may box it).
     const r = this.reader;
     if (r.frameCount > 0) {
-      const lo = r.oldestFrame;
-      const hi = r.newestFrame;
+      const lo = r.oldestFrame | 0;
+      const hi = r.newestFrame | 0;
       const x = this.st === 'live' ? hi : this.pos;
       this.pos = x < lo ? lo : x > hi ? hi : x;
     }

@@ -149,12 +149,13 @@ describe('allocation', () => {
     expect(m.retained).toBeLessThan(TOLERANCE_BYTES);
   });
 
-  it('decodes and blends without boxing per entity even when the engine inlines no call (--no-turbo-inlining, child process)', () => {
-    // Whether V8 inlines a call varies from run to run; a call it does not inline boxes each
-    // double argument, and each rotation code above 2^30 (most of them). This run makes every call
-    // a real call. Per tick, ~235 entities: before the decoder read codes by index (decodeQuatAt)
-    // it measured ~1,460 bytes a tick (a box per decoded rotation); now ~80, a few constant boxes
-    // of TimeControl's doubles that do not grow with the entity count.
+  it('a playing tick (time update, decode, blend) allocates nothing even when the engine inlines no call (--no-turbo-inlining, child process)', () => {
+    // Whether V8 inlines a call varies from run to run; a call it does not inline boxes each double
+    // argument, each double it returns, and each rotation code above 2^30 (most of them). This run
+    // makes every call a real call, at 8× (a new frame pair decoded and blended every tick).
+    // Before the decoder read codes by index (decodeQuatAt) it measured ~1,460 bytes a tick, a box
+    // per decoded rotation; before frame numbers were kept int32 (`| 0`) in TimeControl and the
+    // sampler, ~80 (five boxed doubles a tick). Now 0.
     const probe = join(dirname(fileURLToPath(import.meta.url)), 'samplingProbe.ts');
     const out = execFileSync(process.execPath, ['--expose-gc', '--no-turbo-inlining', '--import', 'tsx', probe], {
       encoding: 'utf8', timeout: 50_000,
@@ -162,7 +163,7 @@ describe('allocation', () => {
     const { entities, bytesPerCall } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { entities: number; bytesPerCall: number[] };
     expect(entities).toBeGreaterThan(220);
     expect(bytesPerCall).toHaveLength(3);
-    expect(Math.min(...bytesPerCall)).toBeLessThan(256); // one box per entity would be > 3,500
+    expect(Math.min(...bytesPerCall)).toBeLessThan(8); // one boxed double a tick is 16
   });
 
   it('the measurement detects a variant that allocates one small object per call', async () => {

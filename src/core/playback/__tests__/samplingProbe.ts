@@ -6,7 +6,7 @@
  *
  * @example
  * // node --expose-gc --no-turbo-inlining --import tsx src/core/playback/__tests__/samplingProbe.ts
- * // {"entities":250,"bytesPerCall":[80,80,80]}
+ * // {"entities":250,"bytesPerCall":[0,0,0]}
  */
 import { allocatedBytes } from '../../../../tests/helpers/allocation';
 import { TimeControl } from '../TimeControl';

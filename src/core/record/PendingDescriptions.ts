@@ -132,12 +132,15 @@ export class PendingDescriptions {
     }
   }
 
-  /** Removes entry `e` (from `find` or `first`/`after`). */
+  /** Removes entry `e` (from `find` or `first`/`after`); an entry not waiting is left alone. */
   public remove(e: number): void {
     const table = this.table;
     const mask = this.mask;
     let i = this.slotOf(this.ids[e]);
-    while (table[i] !== e + 1) i = (i + 1) & mask;
+    while (table[i] !== e + 1) {
+      if (table[i] === 0) return;
+      i = (i + 1) & mask;
+    }
     // Backward-shift deletion: later entries of the probe run move into the hole when their home
     // slot does not lie cyclically in (hole, their slot].
     for (let j = (i + 1) & mask; table[j] !== 0; j = (j + 1) & mask) {

@@ -437,9 +437,18 @@ export class Recorder {
    * display; written once, not per frame. Inside a frame it names the life recorded in that frame
    * (or, when `id` is not recorded in it, its next life); outside a frame, the life recorded in the
    * newest frame if it is still alive, else the next one. Descriptions waiting for a life are kept
-   * without allocating; at most 4,096 wait at once, and past that the oldest is forgotten.
+   * without allocating; at most 4,096 wait at once, and past that the oldest is forgotten. An id
+   * that could never be recorded (not an integer in `[0, maxEntityId)`) is ignored and counted in
+   * `stats.idsOutOfRange`.
    */
   public describe(id: number, kind: string, label?: string): void {
+    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+      this.stats.idsOutOfRange++;
+      if (!this.warned.has('describeId')) {
+        this.warnFn('describeId', `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
+      }
+      return;
+    }
     const t = this.entities;
     const h = t.lookup(id);
     if (!this.frameOpen && h >= 0 && t.lastSeen[h] === this.nextFrame - 1) {

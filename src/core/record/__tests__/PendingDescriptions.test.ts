@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PendingDescriptions } from '../PendingDescriptions';
-import { quiet } from './helpers';
+import { quiet, warningsOf } from './helpers';
 
 /** A small deterministic generator (xorshift32). */
 function rng(seed: number): () => number {
@@ -121,6 +121,23 @@ describe('Recorder.describe', () => {
     r.despawn(9);
     frame(6, [9]);
     expect(labelOf(9)).toBeUndefined();
+  });
+
+  it('ignores and counts a description of an id that could never be recorded (it names no other id)', () => {
+    const r = quiet({ maxEntityId: 1000 });
+    // Each of these would alias a real id if stored by its int32 truncation: 1, 2, 0, 0, 1000 % 2^32.
+    const bad = [1.5, 2 ** 32 + 2, Number.NaN, -0.5, 1000, -1, Infinity];
+    for (const id of bad) r.describe(id, 'ghost', `for ${String(id)}`);
+    for (let k = 0; k < 5000; k++) r.describe(1.5, 'ghost', 'again'); // must not push real ones out
+    r.describe(3, 'crate', 'real');
+    r.beginFrame(0, 1);
+    for (const id of [0, 1, 2, 3, 999]) r.entity(id, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    const t = r.entities;
+    expect([0, 1, 2, 999].map((id) => t.labels[t.lookup(id)])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(t.labels[t.lookup(3)]).toBe('real');
+    expect(r.stats.idsOutOfRange).toBe(bad.length + 5000);
+    expect(warningsOf(r).filter((w) => w.includes('describe(')).length).toBe(1);
   });
 
   it('forgets the oldest of more than 4,096 descriptions of ids that never appear, and still names the newest', () => {

@@ -120,7 +120,12 @@ describe('Recorder: entityColumns and the kernel', () => {
       }
       for (const r of [wasm, js]) {
         r.beginFrame(f, 1);
-        r.entityBatch(n, ids, pos, rot, flags);
+        // Every 3rd frame: an early duplicate (the runs then write at shifted places) and, every
+        // 4th, a despawn in the middle of the list (a run stops before it, the life restarts).
+        if (f % 3 === 0) r.entity(ids[n - 1], 1, 2, 3, 0, 0, 0, 1, 1);
+        r.entityBatch(17, ids, pos, rot, flags);
+        if (f % 4 === 1) r.despawn(ids[17]);
+        r.entityBatch(n - 17, ids.subarray(17), pos.subarray(51), rot.subarray(68), flags.subarray(17));
         r.endFrame();
       }
       expect(frameWords(wasm, f)).toEqual(frameWords(js, f));

@@ -337,6 +337,31 @@ describe('Recorder: memory', () => {
     expect(a.stats.invalidRotations).toBe(1);
   });
 
+  it('bones() may follow the last entity of entityBatch() and of entityColumns() over plain arrays', () => {
+    const r = quiet();
+    const rot = new Float32Array([0, 0, 0, 1, 0, 0, 0.6, 0.8]);
+    const off = new Float32Array([1, 2, 3, 4, 5, 6]);
+    r.beginFrame(0, 1);
+    r.entityBatch(2, [10, 11], [0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 0, 0, 0, 1]);
+    r.bones(11, 2, rot, off); // 11 was the batch's last entity
+    // Plain arrays take entityColumns' per-entry path.
+    r.entityColumns(2, { ids: [20, 21], x: [0, 1], y: [0, 1], z: [0, 1], qx: [0, 0], qy: [0, 0], qz: [0, 0], qw: [1, 1] });
+    r.bones(21, 2, rot, off);
+    r.bones(20, 2, rot, off); // not the last one: dropped
+    r.endFrame();
+    expect(r.stats.bonesDropped).toBe(1);
+    const e = new EntityBuffer();
+    r.reader.readEntities(0, e, true);
+    const row = (id: number): number => Array.from(e.handles.subarray(0, e.count)).findIndex((h) => r.entities.ids[h] === id);
+    for (const id of [11, 21]) {
+      const i = row(id);
+      expect(e.boneCount[i]).toBe(2);
+      expect(Array.from(e.boneOffsets.subarray(e.boneStart[i] * 3, e.boneStart[i] * 3 + 6))).toEqual([1, 2, 3, 4, 5, 6]);
+    }
+    expect(e.boneStart[row(10)]).toBe(-1);
+    expect(e.boneStart[row(20)]).toBe(-1);
+  });
+
   it('entityBatch() refuses bad ids and entries past the capacity like entity() does, frame by frame', () => {
     // 10 entries, room for 6: 4, 9, the duplicate 4, 12, 7 and 8 are staged; -1, 1.5 and NaN are
     // refused as bad ids, 20 as over capacity. The order of refusals and stagings is kept.

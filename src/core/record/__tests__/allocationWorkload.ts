@@ -4,7 +4,7 @@ import { Recorder } from '../Recorder';
 /** A recorder and one frame of game calls that exercises every record path, for allocation tests. */
 export interface AllocationWorkload {
   recorder: Recorder;
-  /** Records one frame: entities three ways, bones, despawn, descriptions, debug draw, an event. */
+  /** Records one frame: entities four ways, bones, despawn, descriptions, debug draw, an event. */
   frame(): void;
   /** How many frames `frame` recorded. */
   frames(): number;
@@ -38,6 +38,13 @@ export function allocationWorkload(): AllocationWorkload {
     cols.ids[i] = 6000 + i;
     cols.qw[i] = 1;
   }
+  // Plain arrays: entityColumns stages them entry by entry (its slow path), one id out of range.
+  const P = 8;
+  const plain = {
+    ids: Array.from({ length: P }, (_, i) => (i === 3 ? -7 : 6500 + i)),
+    x: Array.from({ length: P }, (_, i) => i + 0.5), y: new Array<number>(P).fill(0.25), z: new Array<number>(P).fill(-1.5),
+    qx: new Array<number>(P).fill(0), qy: new Array<number>(P).fill(0.6), qz: new Array<number>(P).fill(0), qw: new Array<number>(P).fill(0.8),
+  };
   let f = 0;
   const frame = () => {
     for (let i = 0; i < N; i++) {
@@ -53,6 +60,7 @@ export function allocationWorkload(): AllocationWorkload {
     cols.x[f % M] = f;
     cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
     r.entityColumns(M, cols);
+    r.entityColumns(P, plain);
     r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
     r.describe(5000 + (f & 3), 'prop', 'crate'); // a new life every frame, described
     r.describe(10000 + (f % 5000), 'ghost'); // never recorded: waits; past 4,096 the oldest is forgotten

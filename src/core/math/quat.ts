@@ -326,6 +326,12 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
   out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
 }
 
+/** One entry of four columns for `quatIsEncodable` to hand to `quatIsEncodableAt`. */
+const checkX = new Float32Array(1);
+const checkY = new Float32Array(1);
+const checkZ = new Float32Array(1);
+const checkW = new Float32Array(1);
+
 /**
  * Whether the encoders store this rotation (rather than the identity, for an invalid one): its
  * float32 squared norm ((x² + y²) + z²) + w² lies strictly between 1e-20 and 1e20. NaN, ±Infinity,
@@ -336,10 +342,13 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
  * quatIsEncodable(0, 0, 0, 0); // false: stored as the identity
  */
 export function quatIsEncodable(x: number, y: number, z: number, w: number): boolean {
-  const fr = Math.fround;
-  const fx = fr(x), fy = fr(y), fz = fr(z), fw = fr(w);
-  const n2 = fr(fr(fr(fr(fx * fx) + fr(fy * fy)) + fr(fz * fz)) + fr(fw * fw));
-  return n2 > NORM2_MIN_F && n2 < NORM2_MAX_F;
+  // One implementation: the values go through float32 columns (the store rounds them, as the
+  // encoders do) to `quatIsEncodableAt`.
+  checkX[0] = x;
+  checkY[0] = y;
+  checkZ[0] = z;
+  checkW[0] = w;
+  return quatIsEncodableAt(checkX, checkY, checkZ, checkW, 0);
 }
 
 /**

@@ -15,7 +15,7 @@
  */
 import { Application, Container, Sprite, Texture } from 'pixi.js';
 import { FrameHeader } from '../../src/core/read/buffers';
-import { Channel } from '../../src/core/record/ChannelRegistry';
+import { Channel } from '../../src/core/store/ChannelRegistry';
 import { Recorder } from '../../src/core/record/Recorder';
 import { RewindOverlay } from '../../src/pixi/RewindOverlay';
 

@@ -2,7 +2,7 @@ import { Container, Graphics } from 'pixi.js';
 import { PRIM_FLOATS, PRIM_TEXT } from '../core/format/layout';
 import { PrimitiveBuffer } from '../core/read/buffers';
 import { decodePrimitives } from '../core/read/FrameReader';
-import type { StaticLayers } from '../core/record/StaticLayers';
+import type { StaticLayers } from '../core/store/StaticLayers';
 import { ParagraphPool, type ParagraphStyle } from './ParagraphPool';
 import { PrimitiveDrawer } from './PrimitiveDrawer';
 

@@ -1,7 +1,7 @@
 import { Container, type Application } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import type { PlaybackState } from '../core/playback/TimeControl';
-import type { ChannelRegistry } from '../core/record/ChannelRegistry';
+import type { ChannelRegistry } from '../core/store/ChannelRegistry';
 import type { CameraController } from './CameraController';
 import { TextPanel, type TextPanelStyle } from './TextPanel';
 import type { Timeline } from './Timeline';

@@ -2,9 +2,9 @@ import { Container, Graphics, type Application, type StrokeStyle } from 'pixi.js
 import type { Playback } from '../core/playback/Playback';
 import { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, PrimitiveBuffer } from '../core/read/buffers';
-import { Channel, type ChannelRegistry } from '../core/record/ChannelRegistry';
+import { Channel, type ChannelRegistry } from '../core/store/ChannelRegistry';
 import type { Recorder } from '../core/record/Recorder';
-import type { StaticLayers } from '../core/record/StaticLayers';
+import type { StaticLayers } from '../core/store/StaticLayers';
 import type { EntityBinding } from './binding';
 import { addStickFigure } from './bones';
 import { CAM_ANGLE, CAM_ZOOM, copyTransform, viewToWorld } from './camera';

@@ -2,7 +2,7 @@ import { UPDATE_PRIORITY } from 'pixi.js';
 import type { Playback, PlaybackOptions } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { Recorder } from '../core/record/Recorder';
-import type { StaticLayers } from '../core/record/StaticLayers';
+import type { StaticLayers } from '../core/store/StaticLayers';
 import { DEFAULT_FLAG_TINTS } from './binding';
 import type { CameraControllerOptions } from './CameraController';
 import type { KeyBindings, OverlayCommand } from './KeyboardControls';

@@ -1,11 +1,10 @@
 import { Unpackr } from 'msgpackr';
 import { HEADER_WORDS, MAX_BONES } from '../core/format/layout';
 import { FrameReader } from '../core/read/FrameReader';
-import { ChannelRegistry, MAX_CHANNELS } from '../core/record/ChannelRegistry';
-import { EntityTable } from '../core/record/EntityTable';
-import { FrameRing } from '../core/record/FrameRing';
-import { RecorderStats } from '../core/record/RecorderStats';
-import { StaticLayers } from '../core/record/StaticLayers';
+import { ChannelRegistry, MAX_CHANNELS } from '../core/store/ChannelRegistry';
+import { EntityTable } from '../core/store/EntityTable';
+import { FrameRing } from '../core/store/FrameRing';
+import { StaticLayers } from '../core/store/StaticLayers';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
 import { checkFrame, checkPrimitives } from './checkFrames';
 import type { FrameCheckContext } from './checkFrames';
@@ -486,7 +485,7 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     if (i < BUILTIN_CHANNEL_NAMES.length) channels.setBudget(i, c.budget);
     else channels.register(c.name, { color: c.color, budget: c.budget });
   });
-  const staticLayers = new StaticLayers(channels, new RecorderStats(), () => {});
+  const staticLayers = new StaticLayers();
   for (const l of layers) staticLayers.setEncoded(l.name, l.words, l.primCount);
 
   if (o.expectedBuildId !== null && o.expectedBuildId !== buildId) {

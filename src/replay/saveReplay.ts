@@ -1,7 +1,7 @@
 import { Packr } from 'msgpackr';
 import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, H_TOTAL_WORDS } from '../core/format/layout';
 import type { FrameReader } from '../core/read/FrameReader';
-import type { StaticLayers } from '../core/record/StaticLayers';
+import type { StaticLayers } from '../core/store/StaticLayers';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
 import { ReplayError } from './ReplayError';
 import {

@@ -5,9 +5,9 @@ import {
   H_DROPPED_TEXT, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS,
   H_SANITIZED, H_TIME, PRIM_FLOATS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
 } from '../format/layout';
-import type { ChannelRegistry } from '../record/ChannelRegistry';
-import type { EntityTable } from '../record/EntityTable';
-import type { FrameRing } from '../record/FrameRing';
+import type { ChannelRegistry } from '../store/ChannelRegistry';
+import type { EntityTable } from '../store/EntityTable';
+import type { FrameRing } from '../store/FrameRing';
 import type { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from './buffers';
 
 const camScratch = new Float32Array(4);

@@ -1,4 +1,4 @@
-import type { EntityTable } from './EntityTable';
+import type { EntityTable } from '../store/EntityTable';
 
 /**
  * Entity handles in the order their lives ended, with the last frame each was present in. A handle

@@ -2,7 +2,7 @@ import type { DebugDraw } from '../draw/DebugDraw';
 import {
   PRIM_AABB, PRIM_ARROW, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT, PRIM_WORDS, textRecordWords,
 } from '../format/layout';
-import type { ChannelRegistry } from './ChannelRegistry';
+import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { RecorderStats } from './RecorderStats';
 
 /** Options of the debug-draw half of the recorder. */

@@ -3,8 +3,8 @@ import { EntityFlags, HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
 import { DeathQueue } from './DeathQueue';
-import { type EntityTable, ID_PAGE_BITS } from './EntityTable';
-import type { FrameRing } from './FrameRing';
+import { type EntityTable, ID_PAGE_BITS } from '../store/EntityTable';
+import type { FrameRing } from '../store/FrameRing';
 import type { RecorderStats } from './RecorderStats';
 
 const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;

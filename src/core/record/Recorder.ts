@@ -7,13 +7,14 @@ import {
 } from '../format/layout';
 import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
-import { ChannelRegistry } from './ChannelRegistry';
+import { ChannelRegistry } from '../store/ChannelRegistry';
+import { EntityTable } from '../store/EntityTable';
+import { FrameRing } from '../store/FrameRing';
+import { StaticLayers } from '../store/StaticLayers';
 import { DrawRecorder } from './DrawRecorder';
-import { EntityTable } from './EntityTable';
-import { FrameRing } from './FrameRing';
 import { PendingDescriptions } from './PendingDescriptions';
 import { RecorderStats } from './RecorderStats';
-import { StaticLayers } from './StaticLayers';
+import { StaticLayerEncoder } from './StaticLayerEncoder';
 import { EntityResolver } from './EntityResolver';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
@@ -138,7 +139,7 @@ export class Recorder {
       maxParagraphs: o.maxParagraphs,
       budgeted: true,
     }, this.warnFn);
-    this.staticLayers = new StaticLayers(this.channels, this.stats, this.warnFn);
+    this.staticLayers = new StaticLayers(new StaticLayerEncoder(this.channels, this.stats, this.warnFn));
     const n = o.maxEntitiesPerFrame;
     const k = this.kernel;
     this.inX = k.x;

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import type { Application, Container } from 'pixi.js';
-import { Channel } from '../../core/record/ChannelRegistry';
+import { Channel } from '../../core/store/ChannelRegistry';
 import type { RewindOverlay } from '../RewindOverlay';
 import { run, setup, teardown } from './testGame';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Rectangle, type Application } from 'pixi.js';
-import { Channel } from '../../core/record/ChannelRegistry';
+import { Channel } from '../../core/store/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
 import { RewindOverlay } from '../RewindOverlay';
 import { TestGame, createApp, run, setup, teardown } from './testGame';

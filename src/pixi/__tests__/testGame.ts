@@ -3,7 +3,7 @@
  * move, spawn and despawn, a camera, debug primitives on the built-in channels, and bones.
  */
 import { Application, Container, Sprite, Texture } from 'pixi.js';
-import { Channel } from '../../core/record/ChannelRegistry';
+import { Channel } from '../../core/store/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
 import type { RecorderOptions } from '../../core/record/RecorderOptions';
 import type { EntityBinding } from '../binding';

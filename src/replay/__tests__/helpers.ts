@@ -1,6 +1,6 @@
 import { Packr, Unpackr } from 'msgpackr';
 import { expect } from 'vitest';
-import { Channel } from '../../core/record/ChannelRegistry';
+import { Channel } from '../../core/store/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
 import type { RecorderOptions } from '../../core/record/RecorderOptions';
 import type { FrameReader } from '../../core/read/FrameReader';

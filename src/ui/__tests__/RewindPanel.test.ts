@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Application } from 'pixi.js';
-import { Channel } from '../../core/record/ChannelRegistry';
+import { Channel } from '../../core/store/ChannelRegistry';
 import type { RewindOverlay } from '../../pixi/RewindOverlay';
 import { run, setup, teardown } from '../../pixi/__tests__/testGame';
 import { RewindPanel } from '../RewindPanel';

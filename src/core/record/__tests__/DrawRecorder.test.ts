@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRIM_AABB, PRIM_ARROW, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT } from '../../format/layout';
 import { FrameHeader, PrimitiveBuffer } from '../../read/buffers';
-import { Channel } from '../ChannelRegistry';
+import { Channel } from '../../store/ChannelRegistry';
 import { ALL, quiet } from './helpers';
 
 describe('Recorder: debug draw', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EntityFlags } from '../../format/layout';
 import { EntityBuffer, EventBuffer, FrameHeader } from '../../read/buffers';
-import { Channel } from '../ChannelRegistry';
+import { Channel } from '../../store/ChannelRegistry';
 import { arenaBytesFor } from '../RecorderOptions';
 import { quiet, warningsOf } from './helpers';
 

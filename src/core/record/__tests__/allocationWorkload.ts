@@ -1,4 +1,4 @@
-import { Channel } from '../ChannelRegistry';
+import { Channel } from '../../store/ChannelRegistry';
 import { Recorder } from '../Recorder';
 
 /** A recorder and one frame of game calls that exercises every record path, for allocation tests. */

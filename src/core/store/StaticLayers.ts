@@ -1,7 +1,4 @@
 import type { DebugDraw } from '../draw/DebugDraw';
-import type { ChannelRegistry } from './ChannelRegistry';
-import { DrawRecorder } from './DrawRecorder';
-import type { RecorderStats } from './RecorderStats';
 
 /** One static layer: primitives encoded once, in the same record format as frames. */
 export interface StaticLayer {
@@ -11,6 +8,15 @@ export interface StaticLayer {
   readonly primCount: number;
   /** Bumped on every rebuild, so viewers know to redraw. */
   readonly version: number;
+}
+
+/**
+ * Encodes debug-draw calls into primitive records, once. The recorder supplies one
+ * (`StaticLayerEncoder`, over its `DrawRecorder`); storage itself does not know how to record.
+ */
+export interface PrimitiveEncoder {
+  /** Runs `build` against a `DebugDraw` and returns the records it drew (a copy the caller keeps). */
+  encode(build: (draw: DebugDraw) => void): { words: Uint32Array; primCount: number };
 }
 
 /**
@@ -25,40 +31,24 @@ export interface StaticLayer {
  */
 export class StaticLayers {
   private readonly layers = new Map<string, StaticLayer>();
-  private builder: DrawRecorder | null = null;
   private versionCounter = 0;
 
-  public constructor(
-    private readonly channels: ChannelRegistry,
-    private readonly stats: RecorderStats,
-    private readonly warn: (key: string, message: string) => void,
-  ) {}
+  /**
+   * @param encoder Encodes what `set` draws; without one (the layers of a loaded replay file),
+   *   layers come only through `setEncoded` and `set` throws.
+   */
+  public constructor(private readonly encoder: PrimitiveEncoder | null = null) {}
 
-  /** Builds (or rebuilds) a layer by drawing into it once. */
+  /**
+   * Builds (or rebuilds) a layer by drawing into it once.
+   * @throws Error when these layers have no encoder (they were loaded from a replay file).
+   */
   public set(name: string, build: (draw: DebugDraw) => void): StaticLayer {
-    if (this.builder === null) {
-      this.builder = new DrawRecorder(this.channels, this.stats, {
-        textBudgetBytes: 1 << 16,
-        paragraphRadius: 0,
-        maxParagraphs: 4096,
-        budgeted: false,
-      }, this.warn);
+    if (this.encoder === null) {
+      throw new Error(`rewindable: cannot draw static layer "${name}": these layers were loaded from a replay file; use setEncoded`);
     }
-    const b = this.builder;
-    b.reset();
-    b.open = true;
-    try {
-      build(b);
-    } finally {
-      b.flushText();
-      b.open = false;
-    }
-    const layer: StaticLayer = {
-      name,
-      words: b.words.slice(0, b.wordCount),
-      primCount: b.primCount,
-      version: ++this.versionCounter,
-    };
+    const { words, primCount } = this.encoder.encode(build);
+    const layer: StaticLayer = { name, words, primCount, version: ++this.versionCounter };
     this.layers.set(name, layer);
     return layer;
   }

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { REWINDABLE_ALIASES } from './vite.config';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -11,6 +12,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The demo imports the library as a game does (`rewindable`, `rewindable/pixi`, ...).
+        resolve: { alias: REWINDABLE_ALIASES },
         test: {
           name: 'node',
           environment: 'node',

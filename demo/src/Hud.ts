@@ -6,7 +6,7 @@
  */
 import type { Game } from './game/Game';
 import { MAX_MOVERS } from './game/Crowd';
-import type { Rewind } from './rewind';
+import type { Rewind } from './rewind/recording';
 
 /** What the HUD's replay buttons do. */
 export interface HudOptions {

@@ -2,13 +2,14 @@
  * The page side of replay files (shared by the demo and the standalone viewer): download a saved
  * replay, open one from a file picker, by drag and drop or from a URL, show it in the overlay, and
  * report every problem in the banner instead of throwing it at the game. The rewindable calls
- * themselves are in rewind.ts (step 7).
+ * themselves are in rewind/replayFile.ts.
  */
+import type { LoadedReplay, ReplaySource } from 'rewindable';
+import type { RewindOverlay } from 'rewindable/pixi';
 import type { Banner } from './Banner';
 import {
   describeReplay, describeReplayError, openReplay, replayFileName, saveDemoReplay, showReplayFile,
-  type LoadedReplay, type ReplaySource, type RewindOverlay,
-} from './rewind';
+} from './rewind/replayFile';
 
 /** Settings of `ReplayFiles`. */
 export interface ReplayFilesOptions {

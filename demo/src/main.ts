@@ -1,15 +1,19 @@
 /**
  * The demo's entry: a small top-down pixi.js game (demo/src/game, demo/src/view) recorded every
- * frame and debugged with the rewind overlay (all of rewindable is in demo/src/rewind.ts), plus
- * replay files (save, load, drag and drop) shown in the same overlay.
+ * frame and debugged with the rewind overlay, plus replay files (save, load, drag and drop) shown in
+ * the same overlay. Every call into rewindable is in demo/src/rewind/ (recording, the overlay,
+ * explosions, replay files) and the game's debug draw in demo/src/game/debugDraw.ts; this file wires
+ * them to the page and runs the main loop, with its one pause check.
  */
 import { createApp } from './createApp';
 import { Banner } from './Banner';
-import { installDebugHook } from './debugHook';
 import { Game } from './game/Game';
+import { installDemoHook } from './hook/demoHook';
 import { Hud } from './Hud';
 import { ReplayFiles } from './ReplayFiles';
-import { DEMO_BUILD_ID, attachOverlay, createRewind, recordFrame } from './rewind';
+import { attachOverlay } from './rewind/overlay';
+import { createRewind, recordFrame } from './rewind/recording';
+import { DEMO_BUILD_ID } from './rewind/replayFile';
 import { GameView } from './view/GameView';
 import { Input } from './view/Input';
 
@@ -30,8 +34,7 @@ async function main(): Promise<void> {
   const save = (): void => files.save();
   const load = (): void => files.pick();
   const hud = new Hud(game, rewind, { onSave: save, onLoad: load });
-  const attached = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
-  const { overlay } = attached;
+  const { overlay } = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
   const files = new ReplayFiles({
     overlay,
     banner,
@@ -43,7 +46,7 @@ async function main(): Promise<void> {
     onShown: null,
   });
   files.installDrop(window);
-  installDebugHook(app, game, rewind, view, attached, files, hud);
+  installDemoHook(app, game, rewind, view, overlay, files, hud);
 
   app.ticker.add((ticker) => {
     const realDt = ticker.deltaMS / 1000;

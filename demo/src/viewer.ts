@@ -3,15 +3,17 @@
  * file picker, by drag and drop, or from `?file=URL`, and shows it with every playback feature of
  * the overlay (channels, camera, timeline, bookmarks, bones, keyboard, panel). Entities are drawn
  * through a kind → factory registry: the demo's own displays for its kinds, a debug shape for any
- * other kind. The rewindable calls are in rewind.ts (`attachViewer`, step 8).
+ * other kind. The rewindable calls are in demo/src/rewind/ (`attachViewer` in overlay.ts).
  */
 import { createApp } from './createApp';
 import { Container } from 'pixi.js';
+import type { LoadedReplay } from 'rewindable';
 import { Banner } from './Banner';
 import { KINDS } from './game/types';
 import { ReplayFiles } from './ReplayFiles';
-import { DEMO_BUILD_ID, attachViewer, describeReplay, type LoadedReplay } from './rewind';
-import { installViewerHook } from './viewerHook';
+import { installViewerHook } from './hook/viewerHook';
+import { attachViewer } from './rewind/overlay';
+import { DEMO_BUILD_ID, describeReplay } from './rewind/replayFile';
 import { debugShape } from './view/debugShape';
 import { DisplayFactory } from './view/DisplayFactory';
 import { KindRegistry } from './view/KindRegistry';

@@ -1,9 +1,26 @@
 /**
- * Types of the debug hooks the e2e tests drive (demo/src/debugHook.ts `window.__demo`, and
- * `window.__viewer` of demo/viewer.html), as agreed in the demo-hook contract. Only the members the
- * tests use are listed. In page functions: `const d = (window as unknown as E2EWindow).__demo;` —
- * a type-only cast, erased before the function is sent to the page.
+ * The demo-hook contract: what the end-to-end tests may rely on in the demo's `window.__demo`
+ * (demo/src/hook/demoHook.ts) and the viewer's `window.__viewer` (demo/src/hook/viewerHook.ts).
+ *
+ * - A page sets its global once it is fully wired (game, overlay, panel, replay files); the tests
+ *   wait for it (`openPage` in browser.ts) and then call into it between ticks.
+ * - Only the members listed here are the contract; the hooks may offer more (for people in the
+ *   console). Renaming or changing a member listed here is a change of the contract: change this
+ *   file and the tests with it. The type checks at the end of this file fail typecheck when a hook
+ *   no longer meets its interface.
+ * - Frames are the recording's frame numbers (`overlay.reader`: the live recorder, or the replay
+ *   shown); ids are the game's numeric entity ids. `recordedAt` and `transform` answer for the life
+ *   of the id present in that frame (ids are reused).
+ * - Everything is synchronous: calls that show something (`transform`, `canvasChecksum`) first
+ *   present the current playback position (`overlay.update(0)`), so a seek is visible at once.
+ * - A bad replay file makes `loadReplayBytes` throw the `ReplayError` (after the page's banner says
+ *   what is wrong); nothing else throws.
+ *
+ * In page functions: `const d = (window as unknown as E2EWindow).__demo;` — a type-only cast, erased
+ * before the function is sent to the page.
  */
+import type { DemoHook } from '../../demo/src/hook/demoHook';
+import type { ViewerHook } from '../../demo/src/hook/viewerHook';
 import type { RewindOverlay } from '../../src/pixi/RewindOverlay';
 
 /** What is on screen for an entity (its display object). */
@@ -54,22 +71,36 @@ export interface DemoStats {
   steps: number;
 }
 
-/** `window.__demo`. */
+/** `window.__demo`: the demo game with its overlay. */
 export interface E2EDemoHook {
   readonly app: E2EApp;
   readonly overlay: RewindOverlay;
   readonly kinds: readonly string[];
   readonly view: { readonly world: { x: number; y: number; rotation: number; scale: { x: number; y: number }; pivot: { x: number; y: number }; visible: boolean } };
+  /** The game's side of the pause contract: `isPaused()` is the game's own paused flag. */
   readonly hooks: { isPaused(): boolean };
+  /**
+   * What is on screen for entity `id`: while paused, the display showing it in the viewed frame
+   * (taken over or re-created; hidden when absent from that frame); live, its display; null when
+   * nothing stands for it (or, in a loaded replay, it is drawn as a debug shape).
+   */
   transform(id: number): DisplayedTransform | null;
+  /** Ids of the live game's entities of a kind. */
   ids(kind: string): number[];
+  /** Ids that have a display object now, per kind. */
   displayedIds(kind: string): number[];
+  /** Sets the crowd size (0..5000), applied during the next step. */
   setCrowd(n: number): void;
   stats(): DemoStats;
+  /** The recorded transform of `id` in `frame` of the recording shown; null when absent or not held. */
   recordedAt(id: number, frame: number): RecordedTransform | null;
+  /** Every life held in the recording shown. */
   lifetimes(): Lifetime[];
+  /** The recording shown (live, or the loaded replay) as .rwd bytes. */
   saveReplayBytes(): Uint8Array;
+  /** Opens .rwd bytes and shows them (the game pauses). */
   loadReplayBytes(bytes: Uint8Array): void;
+  /** Hash of the canvas RGBA after presenting and rendering (equal pixels, equal hash). */
   canvasChecksum(): number;
 }
 
@@ -95,3 +126,9 @@ export interface E2EWindow {
   __viewer: E2EViewerHook;
   __e2e: E2EHelpers;
 }
+
+/** True when `Hook` meets `Contract`; else a compile error where it is used. */
+type Meets<Hook extends Contract, Contract> = Hook extends Contract ? true : never;
+
+/** The demo's and the viewer's hooks meet the contract (checked by typecheck; no runtime code). */
+export type HooksMeetTheContract = [Meets<DemoHook, E2EDemoHook>, Meets<ViewerHook, E2EViewerHook>];

@@ -1,16 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
-import { Playback } from '../../../src/core/index';
-import { ReplayError, saveReplay } from '../../../src/replay/index';
+import { Playback, ReplayError, saveReplay } from 'rewindable';
+import type { RewindOverlay } from 'rewindable/pixi';
+import { describe, expect, it } from 'vitest';
 import { Game } from '../game/Game';
+import { listLifetimes, recordedTransform } from '../hook/readBack';
+import { ExplosionSample, explosionsAt } from '../rewind/explosions';
+import { createRewind, recordFrame, type Rewind } from '../rewind/recording';
 import {
-  DEMO_BUILD_ID, createRewind, describeReplay, describeReplayError, ExplosionSample, explosionsAt, listLifetimes, openReplay,
-  recordFrame, recordedTransform, replayFileName, saveDemoReplay, type Rewind, type RewindOverlay,
-} from '../rewind';
+  DEMO_BUILD_ID, describeReplay, describeReplayError, openReplay, replayFileName, saveDemoReplay,
+} from '../rewind/replayFile';
 
-// rewind.ts also attaches the pixi overlay and panel; pixi.js cannot load in Node, and these tests
-// only record, save, load and read back. The overlay is tested in the browser (src/pixi, tests/e2e).
-vi.mock('../../../src/pixi/index', () => ({}));
-vi.mock('../../../src/ui/index', () => ({}));
+// These modules load no pixi (types only); the overlay is tested in the browser (src/pixi, tests/e2e).
 
 const DT = 1 / 60;
 

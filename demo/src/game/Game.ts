@@ -8,8 +8,7 @@
  * state stays exactly as it was.
  */
 import { drawAgentDebug, updateAgent } from './ai';
-import type { DebugChannels, DebugDraw } from '../rewind';
-import { cross, stickFigure } from '../rewind';
+import { cross, stickFigure, type DebugChannels, type DebugDraw } from './debugDraw';
 import { Arena, TILE } from './Arena';
 import { Camera } from './Camera';
 import { Crowd, MAX_MOVERS } from './Crowd';

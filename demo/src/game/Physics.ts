@@ -1,4 +1,4 @@
-import type { DebugDraw } from '../rewind';
+import type { DebugDraw } from './debugDraw';
 import type { Arena } from './Arena';
 import { TILE } from './Arena';
 import { SpatialHash } from './SpatialHash';

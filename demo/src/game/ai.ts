@@ -2,7 +2,7 @@
  * The agents' decision state machine (patrol → chase → attack, flee when hurt) and its debug
  * drawing: vision cone, path, steering target, line of sight and a state label above each agent.
  */
-import { cone, cross, type DebugChannels, type DebugDraw } from '../rewind';
+import { cone, cross, type DebugChannels, type DebugDraw } from './debugDraw';
 import type { Game } from './Game';
 import type { Agent, AgentState } from './types';
 

@@ -5,7 +5,7 @@
 import { Graphics } from 'pixi.js';
 import { drawExplosion } from './explosionFx';
 
-/** Structural view of the explosion sample (`ExplosionSample` in rewind.ts). */
+/** Structural view of the explosion sample (`ExplosionSample` in rewind/explosions.ts). */
 export interface ExplosionList {
   count: number;
   ids: Int32Array;

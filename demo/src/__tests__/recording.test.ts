@@ -1,13 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
-import { EntityBuffer, FrameHeader, PRIM_TEXT, PrimitiveBuffer, quatToAngleZ } from '../../../src/core/index';
+import { Channel, EntityBuffer, FrameHeader, PRIM_TEXT, PrimitiveBuffer, quatToAngleZ } from 'rewindable';
+import { describe, expect, it } from 'vitest';
 import { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
-import { Channel, createRewind, ExplosionSample, explosionsAt, recordFrame, type Rewind } from '../rewind';
+import { ExplosionSample, explosionsAt } from '../rewind/explosions';
+import { createRewind, recordFrame, type Rewind } from '../rewind/recording';
 
-// rewind.ts also attaches the pixi overlay and panel; pixi.js cannot load in Node, and these tests
-// only record. The overlay is tested in the browser (src/pixi, src/ui, tests/e2e).
-vi.mock('../../../src/pixi/index', () => ({}));
-vi.mock('../../../src/ui/index', () => ({}));
+// The overlay is tested in the browser (src/pixi, src/ui, tests/e2e); these modules load no pixi.
 
 const DT = 1 / 60;
 
@@ -20,7 +18,7 @@ function run(game: Game, rw: Rewind, steps: number, each?: () => void): void {
   }
 }
 
-describe('demo recording (rewind.ts)', () => {
+describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
   it('records every entity at its simulated transform, with kinds and bones', () => {
     const game = new Game({ crowd: 50 });
     const rw = createRewind(game);

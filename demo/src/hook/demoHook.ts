@@ -1,7 +1,7 @@
 /**
  * `window.__demo`: a small, stable hook for end-to-end tests (and curious users in the console).
- * The contract is /work/notes/demo-hook-contract.md; the viewer's `window.__viewer` is in
- * viewerHook.ts.
+ * What the tests rely on is the contract in tests/e2e/hooks.ts (`E2EDemoHook`; typecheck fails when
+ * this hook no longer meets it); the viewer's `window.__viewer` is in viewerHook.ts.
  *
  * @example
  * const id = __demo.ids('agent')[0];
@@ -10,26 +10,25 @@
  * __demo.transform(id);                               // what is on screen for it
  * __demo.recordedAt(id, __demo.stats().newestFrame - 120); // what was recorded
  */
+import type { RewindOverlay } from 'rewindable/pixi';
 import type { Application } from 'pixi.js';
+import type { Game } from '../game/Game';
+import type { Kind } from '../game/types';
+import { KINDS } from '../game/types';
+import type { Hud } from '../Hud';
+import type { ReplayFiles } from '../ReplayFiles';
+import type { Rewind } from '../rewind/recording';
+import type { GameView } from '../view/GameView';
 import { canvasChecksum } from './canvasChecksum';
-import type { Game } from './game/Game';
-import type { Kind } from './game/types';
-import { KINDS } from './game/types';
-import type { Hud } from './Hud';
-import type { ReplayFiles } from './ReplayFiles';
 import {
-  listLifetimes, recordedTransform, shownObjectOf, type DemoOverlay, type Lifetime, type OverlayHooks, type RecordedTransform,
-  type Rewind, type RewindOverlay,
-} from './rewind';
-import type { GameView } from './view/GameView';
+  displayedTransform, listLifetimes, recordedTransform, shownObjectOf, type DisplayedTransform, type Lifetime,
+  type RecordedTransform,
+} from './readBack';
 
-/** The displayed transform of an entity. */
-export interface DisplayedTransform {
-  x: number;
-  y: number;
-  rotation: number;
-  visible: boolean;
-  tint: number;
+/** The game's side of the pause contract. */
+export interface GamePauseHook {
+  /** Whether the game is paused (`game.paused`, set by the overlay's `onPause`/`onResume`). */
+  isPaused(): boolean;
 }
 
 export interface DemoHook {
@@ -38,7 +37,7 @@ export interface DemoHook {
   readonly rewind: Rewind;
   readonly recorder: Rewind['recorder'];
   readonly view: GameView;
-  readonly hooks: OverlayHooks;
+  readonly hooks: GamePauseHook;
   readonly kinds: readonly Kind[];
   /** The rewind overlay wired to the game (pause/seek/step/... through `overlay.playback.time`). */
   readonly overlay: RewindOverlay;
@@ -82,23 +81,18 @@ declare global {
   }
 }
 
-/** Where a display object is drawn, as the hook reports it. */
-export function displayedTransform(d: { x: number; y: number; rotation: number; visible: boolean; tint: number; parent: unknown }): DisplayedTransform {
-  return { x: d.x, y: d.y, rotation: d.rotation, visible: d.visible && d.parent !== null, tint: d.tint };
-}
-
 /**
  * Sets `window.__demo` (once the demo is wired).
  *
  * @example
- * installDebugHook(app, game, rewind, view, attachOverlay(...), files, hud);
+ * installDemoHook(app, game, rewind, view, attachOverlay(...).overlay, files, hud);
  */
-export function installDebugHook(
-  app: Application, game: Game, rewind: Rewind, view: GameView, attached: DemoOverlay, files: ReplayFiles, hud: Hud,
+export function installDemoHook(
+  app: Application, game: Game, rewind: Rewind, view: GameView, overlay: RewindOverlay, files: ReplayFiles, hud: Hud,
 ): DemoHook {
-  const { overlay, hooks } = attached;
   const hook: DemoHook = {
-    app, game, rewind, recorder: rewind.recorder, view, hooks, kinds: KINDS, overlay,
+    app, game, rewind, recorder: rewind.recorder, view, kinds: KINDS, overlay,
+    hooks: { isPaused: () => game.paused },
     transform(id) {
       // Present the playback position now (a seek shows on the next tick otherwise).
       if (overlay.isPaused) overlay.update(0);
@@ -110,7 +104,10 @@ export function installDebugHook(
     },
     ids: (kind) => game.idsOf(kind),
     displayedIds: (kind) => view.idsOf(kind),
-    setPaused: (paused) => hooks.setPaused(paused),
+    setPaused(paused) {
+      if (paused) overlay.pause();
+      else overlay.resume();
+    },
     setCrowd(n) {
       game.crowdTarget = Math.max(0, Math.min(5000, Math.floor(n)));
       hud.setCrowd(game.crowdTarget);

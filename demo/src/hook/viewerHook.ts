@@ -1,6 +1,6 @@
 /**
- * `window.__viewer`: the standalone viewer's hook for end-to-end tests (contract:
- * /work/notes/demo-hook-contract.md).
+ * `window.__viewer`: the standalone viewer's hook for end-to-end tests (contract: `E2EViewerHook` in
+ * tests/e2e/hooks.ts; typecheck fails when this hook no longer meets it).
  *
  * @example
  * __viewer.loadReplayBytes(bytes);
@@ -8,11 +8,11 @@
  * __viewer.transform(id); // the display standing for entity `id` in frame 120
  * __viewer.recordedAt(id, 120);
  */
+import type { RewindOverlay } from 'rewindable/pixi';
 import type { Application } from 'pixi.js';
+import type { ReplayFiles } from '../ReplayFiles';
 import { canvasChecksum } from './canvasChecksum';
-import { displayedTransform, type DisplayedTransform } from './debugHook';
-import type { ReplayFiles } from './ReplayFiles';
-import { recordedTransform, shownObjectOf, type RecordedTransform, type RewindOverlay } from './rewind';
+import { displayedTransform, recordedTransform, shownObjectOf, type DisplayedTransform, type RecordedTransform } from './readBack';
 
 export interface ViewerHook {
   readonly app: Application;

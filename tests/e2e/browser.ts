@@ -7,8 +7,6 @@ import type { E2EWindow } from './hooks';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of failed tests land here (git-ignored; emptied at the start of each run). */
 export const FAILURE_DIR = resolve(__dirname, 'failures');
-/** Screenshots used by the docs. */
-export const DOCS_IMAGES = resolve(__dirname, '../../docs/images');
 
 /** The global a page sets once it is ready: the demo's `__demo`, the viewer's `__viewer`. */
 export type ReadyGlobal = '__demo' | '__viewer';
@@ -145,14 +143,6 @@ export async function waitForFrames(page: Page, frames: number, timeout = 150_00
 /** Waits for `n` ticks of the page's pixi ticker, each counted after pixi rendered it. */
 export async function ticks(page: Page, n: number): Promise<void> {
   await page.evaluate((k) => (window as unknown as E2EWindow).__e2e.ticks(k), n);
-}
-
-/** Saves a docs screenshot under docs/images/ and returns its path. */
-export async function docsShot(page: Page, name: string): Promise<string> {
-  mkdirSync(DOCS_IMAGES, { recursive: true });
-  const file = resolve(DOCS_IMAGES, name);
-  await page.screenshot({ path: file });
-  return file;
 }
 
 /** Defines `window.__e2e` (see `E2EHelpers`) on a page whose ready global is set. */

@@ -6,7 +6,7 @@
  * recorded frames and pixi ticks, never in wall-clock time (software rendering runs ~10-20 fps).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { docsShot, openDemo, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
+import { openDemo, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow } from './hooks';
 import { demoShownVsRecorded, demoSnapshot, playAndMeasure, type GameSnapshot } from './inPage';
 
@@ -107,7 +107,6 @@ test('plays live: the game steps, records every step and shows the newest frame'
   expect(r.viewMismatch, 'the view shows exactly the game entities').toEqual([]);
   expect(r.bad, 'the newest recorded frame equals what the game shows').toEqual([]);
   expect(r.checked, 'entities checked').toBeGreaterThanOrEqual(CROWD);
-  await docsShot(page(), 'demo-live.png');
 });
 
 test('pauses, and seeking back 120 frames shows every entity at its recorded transform', async () => {
@@ -214,10 +213,6 @@ test('toggling a channel off and on changes the pixels and brings them back', as
     const back = await checksum();
     expect(back, `turning the ${name} channel back on should restore the pixels (on: ${on}, off: ${off})`).toBe(on);
   }
-  // The README's picture: paused mid-replay, ai and physics on.
-  await seek(f + 60);
-  await ticks(page(), 2);
-  await docsShot(page(), 'demo-paused.png');
 });
 
 test('a despawned entity is re-created where it was alive; one spawned later is hidden', async () => {
@@ -275,7 +270,6 @@ test('H shows the key help and hides it again', async () => {
   await page().keyboard.press('h');
   await ticks(page(), 2);
   expect(await helpShown(), 'help after pressing H').toBe(true);
-  await docsShot(page(), 'help.png');
   await page().keyboard.press('h');
   await ticks(page(), 2);
   expect(await helpShown(), 'help after pressing H again').toBe(false);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EntityBuffer } from '../../src/core/read/buffers';
 import { loadReplay } from '../../src/replay/loadReplay';
 import { REPLAY_MAGIC_BYTES } from '../../src/replay/replayFormat';
-import { docsShot, launchBrowser, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
+import { launchBrowser, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow, RecordedTransform } from './hooks';
 import { demoSaveBase64, loadBase64 } from './inPage';
 
@@ -181,8 +181,6 @@ test('the viewer opens the file, seeks, and shows each entity where it was recor
   });
   expect(toggled.off, `viewer: the ai channel off changes the pixels (${JSON.stringify(toggled)})`).not.toBe(toggled.on);
   expect(toggled.back, `viewer: the ai channel back on restores them (${JSON.stringify(toggled)})`).toBe(toggled.on);
-  await ticks(page, 2);
-  await docsShot(page, 'viewer.png');
 });
 
 test('a corrupted file gives a clear error, crashes nothing, and the viewer keeps the replay shown', async () => {

@@ -20,3 +20,17 @@ export async function createApp(): Promise<Application> {
   (document.getElementById('app') as HTMLElement).appendChild(app.canvas);
   return app;
 }
+
+/**
+ * What both pages do when they fail to start: log the error and print it on the page.
+ *
+ * @example
+ * main().catch(showStartupError);
+ */
+export function showStartupError(err: unknown): void {
+  console.error(err);
+  const pre = document.createElement('pre');
+  pre.style.cssText = 'color:#f66;padding:16px';
+  pre.textContent = String(err);
+  document.body.append(pre);
+}

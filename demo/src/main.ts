@@ -5,7 +5,7 @@
  * explosions, replay files) and the game's debug draw in demo/src/game/debugDraw.ts; this file wires
  * them to the page and runs the main loop, with its one pause check.
  */
-import { createApp } from './createApp';
+import { createApp, showStartupError } from './createApp';
 import { Banner } from './Banner';
 import { Game } from './game/Game';
 import { installDemoHook } from './hook/demoHook';
@@ -66,10 +66,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  const pre = document.createElement('pre');
-  pre.style.cssText = 'color:#f66;padding:16px';
-  pre.textContent = String(err);
-  document.body.append(pre);
-});
+main().catch(showStartupError);

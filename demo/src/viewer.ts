@@ -5,7 +5,7 @@
  * through a kind → factory registry: the demo's own displays for its kinds, a debug shape for any
  * other kind. The rewindable calls are in demo/src/rewind/ (`attachViewer` in overlay.ts).
  */
-import { createApp } from './createApp';
+import { createApp, showStartupError } from './createApp';
 import { Container } from 'pixi.js';
 import type { LoadedReplay } from 'rewindable';
 import { Banner } from './Banner';
@@ -78,10 +78,4 @@ function describeFile(replay: LoadedReplay, name: string, registry: KindRegistry
   return lines.join('\n');
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  const pre = document.createElement('pre');
-  pre.style.cssText = 'color:#f66;padding:16px';
-  pre.textContent = String(err);
-  document.body.append(pre);
-});
+main().catch(showStartupError);

@@ -130,6 +130,18 @@ export function watchPages(pages: () => ReadonlyArray<DemoPage | undefined>, tes
   });
 }
 
+/**
+ * `value`, which an earlier test or hook of the file set; throws a clear error when it is missing
+ * (that test failed, see its error).
+ *
+ * @example
+ * const page = need(viewer, 'the viewer page').page;
+ */
+export function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`e2e: ${what} is missing: an earlier test of this file failed (see above)`);
+  return value;
+}
+
 /** Waits until the recorder holds at least `frames` frames. */
 export async function waitForFrames(page: Page, frames: number, timeout = 150_000): Promise<void> {
   try {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EntityBuffer } from '../../src/core/read/buffers';
 import { loadReplay } from '../../src/replay/loadReplay';
 import { REPLAY_MAGIC_BYTES } from '../../src/replay/replayFormat';
-import { launchBrowser, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
+import { launchBrowser, need, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow, RecordedTransform } from './hooks';
 import { demoSaveBase64, loadBase64 } from './inPage';
 
@@ -47,11 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`e2e: ${what} is missing: an earlier test of this file failed (see above)`);
-  return value;
-}
 
 /** Flips, cuts or rewrites the file: each must give a typed error. */
 function corruptions(bytes: Uint8Array): Array<{ name: string; bytes: Uint8Array }> {

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchBrowser, openPage, ticks, waitForFrames, type DemoPage } from './browser';
+import { launchBrowser, need, openPage, ticks, waitForFrames, type DemoPage } from './browser';
 import type { E2EWindow } from './hooks';
 import { demoSaveBase64, loadBase64 } from './inPage';
 
@@ -35,11 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`screenshots: ${what} is missing (see the error above)`);
-  return value;
-}
 
 /** Writes docs/images/`name` and checks the page printed no errors on the way. */
 async function shot(p: DemoPage, name: string): Promise<void> {

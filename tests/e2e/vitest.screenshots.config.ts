@@ -1,19 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import e2e from './vitest.e2e.config';
 
 /**
- * `npm run screenshots`: regenerates docs/images/*.png (tests/e2e/screenshots.shots.ts) with the same
- * served demo and Chromium as the end-to-end tests. Kept out of `npm test`, which writes nothing
- * into the tree.
+ * `npm run screenshots`: regenerates docs/images/*.png (tests/e2e/screenshots.shots.ts) with the
+ * end-to-end tests' settings (the same served demo and Chromium). Kept out of `npm test`, which
+ * writes nothing into the tree.
  */
 export default defineConfig({
-  test: {
-    name: 'screenshots',
-    include: ['tests/e2e/**/*.shots.ts'],
-    globalSetup: ['tests/e2e/globalSetup.ts'],
-    environment: 'node',
-    testTimeout: 240_000,
-    hookTimeout: 120_000,
-    fileParallelism: false,
-    pool: 'forks',
-  },
+  test: { ...e2e.test, name: 'screenshots', include: ['tests/e2e/**/*.shots.ts'] },
 });

@@ -45,29 +45,13 @@ export function updatePlayer(game: Game, dt: number): void {
   const p = game.player;
   const input = game.input;
   p.cooldown -= dt;
-  let mx = 0, my = 0, fire = false, jump = false;
-  let aimX = p.x + Math.cos(p.angle) * 100, aimY = p.y + Math.sin(p.angle) * 100;
   game.autopilotOn = input.idle >= AUTOPILOT_DELAY;
-  if (game.autopilotOn) {
-    const ap = autopilot(game, dt);
-    mx = ap.mx;
-    my = ap.my;
-    fire = ap.fire;
-    jump = ap.jump;
-    if (ap.hasAim) {
-      aimX = ap.aimX;
-      aimY = ap.aimY;
-    }
-  } else {
-    mx = input.moveX;
-    my = input.moveY;
-    fire = input.fire;
-    jump = input.jump;
-    if (input.hasAim) {
-      aimX = input.aimX;
-      aimY = input.aimY;
-    }
-  }
+  // The controls say what to do, or the autopilot does once they have been idle long enough.
+  const want: Intent = game.autopilotOn ? autopilot(game, dt) : input;
+  let mx = want.moveX, my = want.moveY;
+  const fire = want.fire, jump = want.jump;
+  const aimX = want.hasAim ? want.aimX : p.x + Math.cos(p.angle) * 100;
+  const aimY = want.hasAim ? want.aimY : p.y + Math.sin(p.angle) * 100;
   const len = Math.hypot(mx, my);
   if (len > 1) {
     mx /= len;
@@ -95,22 +79,16 @@ export function updatePlayer(game: Game, dt: number): void {
   }
 }
 
-interface Intent {
-  mx: number;
-  my: number;
-  fire: boolean;
-  jump: boolean;
-  aimX: number;
-  aimY: number;
-  hasAim: boolean;
-}
-const intent: Intent = { mx: 0, my: 0, fire: false, jump: false, aimX: 0, aimY: 0, hasAim: false };
+/** What the player does this step: the controls' `PlayerInput`, or the autopilot's. */
+type Intent = Omit<PlayerInput, 'idle'>;
+/** The autopilot's intent, reused every step. */
+const intent: Intent = { moveX: 0, moveY: 0, fire: false, jump: false, aimX: 0, aimY: 0, hasAim: false };
 
 function autopilot(game: Game, dt: number): Intent {
   const p: Actor = game.player;
   const ap = game.autopilot;
-  intent.mx = 0;
-  intent.my = 0;
+  intent.moveX = 0;
+  intent.moveY = 0;
   intent.fire = false;
   intent.jump = false;
   intent.hasAim = false;
@@ -151,8 +129,8 @@ function autopilot(game: Game, dt: number): Intent {
   if (ap.pathIndex < ap.pathLength) {
     const dx = ap.path[ap.pathIndex * 2] - p.x, dy = ap.path[ap.pathIndex * 2 + 1] - p.y;
     const d = Math.hypot(dx, dy) || 1;
-    intent.mx = dx / d;
-    intent.my = dy / d;
+    intent.moveX = dx / d;
+    intent.moveY = dy / d;
   }
   if (target !== null) {
     intent.aimX = target.x;
@@ -163,8 +141,8 @@ function autopilot(game: Game, dt: number): Intent {
     if (game.rng.next() < dt * 0.5) ap.strafe = -ap.strafe;
     const dx = target.x - p.x, dy = target.y - p.y;
     const d = Math.hypot(dx, dy) || 1;
-    intent.mx = intent.mx * 0.5 + (-dy / d) * ap.strafe * 0.6 + (d < 150 ? -dx / d : 0) * 0.5;
-    intent.my = intent.my * 0.5 + (dx / d) * ap.strafe * 0.6 + (d < 150 ? -dy / d : 0) * 0.5;
+    intent.moveX = intent.moveX * 0.5 + (-dy / d) * ap.strafe * 0.6 + (d < 150 ? -dx / d : 0) * 0.5;
+    intent.moveY = intent.moveY * 0.5 + (dx / d) * ap.strafe * 0.6 + (d < 150 ? -dy / d : 0) * 0.5;
   } else if (ap.pathIndex < ap.pathLength) {
     intent.aimX = ap.path[ap.pathIndex * 2];
     intent.aimY = ap.path[ap.pathIndex * 2 + 1];

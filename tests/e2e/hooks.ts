@@ -21,7 +21,7 @@
  */
 import type { DemoHook } from '../../demo/src/hook/demoHook';
 import type { ViewerHook } from '../../demo/src/hook/viewerHook';
-import type { RewindOverlay } from '../../src/pixi/RewindOverlay';
+import type { RewindOverlay } from 'rewindable/pixi';
 
 /** What is on screen for an entity (its display object). */
 export interface DisplayedTransform {

@@ -6,9 +6,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { EntityBuffer } from '../../src/core/read/buffers';
-import { loadReplay } from '../../src/replay/loadReplay';
-import { REPLAY_MAGIC_BYTES } from '../../src/replay/replayFormat';
+import { EntityBuffer, REPLAY_MAGIC_BYTES, loadReplay } from 'rewindable';
 import { launchBrowser, need, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow, RecordedTransform } from './hooks';
 import { demoSaveBase64, loadBase64 } from './inPage';

@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { REWINDABLE_ALIASES } from '../../vite.config';
 
 /**
  * End-to-end tests: playwright-core drives Debian's Chromium (/usr/bin/chromium) against the demo,
  * served by a vite dev server that `globalSetup.ts` starts on a free port.
  */
 export default defineConfig({
+  // The tests read replay files with the library as a user imports it (`rewindable`).
+  resolve: { alias: REWINDABLE_ALIASES },
   test: {
     name: 'e2e',
     include: ['tests/e2e/**/*.test.ts'],

@@ -7,5 +7,6 @@ import e2e from './vitest.e2e.config';
  * writes nothing into the tree.
  */
 export default defineConfig({
+  ...e2e,
   test: { ...e2e.test, name: 'screenshots', include: ['tests/e2e/**/*.shots.ts'] },
 });

@@ -44,26 +44,24 @@ const scratchWorld = new Float64Array(2);
  * See `camera.ts` for the convention (the world container's transform is the camera).
  *
  * @example
- * camera.begin(world, 800, 600);
- * camera.resolve(sample);          // game/free/follow → camera.current
- * camera.apply(world, 800, 600);   // only when it changed
+ * camera.resize(800, 600);
+ * camera.begin(world);
+ * camera.resolve(sample);  // game/free/follow → camera.current
+ * camera.apply(world);     // only when it changed
  * camera.end(world);
  */
 export class CameraController {
-  /** Current mode; change it with `setMode`. */
-  public mode: CameraMode = 'game';
   /** The camera now shown (x, y, angle, zoom). */
   public readonly current = createCamera();
   /** The manual camera (free and follow modes). */
   public readonly manual = createCamera();
-  /** Handle of the followed entity, or -1. */
-  public followHandle = -1;
   /** Interaction surface (covers the view while a replay is shown). */
   public readonly input = new Container();
-  /** Called on a click (not a drag) with the view coordinates. */
-  public onClick: ((x: number, y: number) => void) | null = null;
-  /** Called whenever the manual camera moved or the mode changed. */
-  public onChange: (() => void) | null = null;
+
+  private modeValue: CameraMode = 'game';
+  private followed = -1;
+  private changeListeners: Array<() => void> = [];
+  private clickListeners: Array<(x: number, y: number) => void> = [];
 
   private readonly saved = new Float64Array(TRANSFORM_WORDS);
   private readonly atPause = createCamera();
@@ -98,6 +96,32 @@ export class CameraController {
     return this.active;
   }
 
+  /** Current mode; change it with `setMode`. */
+  public get mode(): CameraMode {
+    return this.modeValue;
+  }
+
+  /** Handle of the followed entity, or -1; change it with `follow`. */
+  public get followHandle(): number {
+    return this.followed;
+  }
+
+  /** Calls `listener` whenever the manual camera moved or the mode changed. Returns the unsubscribe. */
+  public onChange(listener: () => void): () => void {
+    this.changeListeners = [...this.changeListeners, listener];
+    return () => {
+      this.changeListeners = this.changeListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** Calls `listener` on a click (not a drag) with the view coordinates. Returns the unsubscribe. */
+  public onClick(listener: (x: number, y: number) => void): () => void {
+    this.clickListeners = [...this.clickListeners, listener];
+    return () => {
+      this.clickListeners = this.clickListeners.filter((l) => l !== listener);
+    };
+  }
+
   /** Sets the size of the view (the world container's parent space, normally `app.screen`). */
   public resize(width: number, height: number): void {
     this.viewWidth = width;
@@ -119,36 +143,41 @@ export class CameraController {
     this.input.eventMode = 'static';
   }
 
-  /** Restores the world container's transform exactly as it was at `begin`. */
+  /**
+   * Restores the world container's transform exactly as it was at `begin`; the next session starts
+   * in `game` mode following nothing (no change event: the overlay announces the resume itself).
+   */
   public end(world: Container): void {
     if (!this.active) return;
     this.active = false;
     restoreTransform(world, this.saved, 0);
     this.input.eventMode = 'none';
     this.dragButton = -1;
+    this.followed = -1;
+    this.modeValue = 'game';
   }
 
   /** Switches mode (an unknown mode is ignored). `follow` without a followed entity stays where the camera is. */
   public setMode(mode: CameraMode): void {
-    if (mode === this.mode || !CAMERA_MODES.includes(mode)) return;
-    if (mode !== 'game' && this.mode === 'game') this.manual.set(this.current);
-    this.mode = mode;
-    this.onChange?.();
+    if (mode === this.modeValue || !CAMERA_MODES.includes(mode)) return;
+    if (mode !== 'game' && this.modeValue === 'game') this.manual.set(this.current);
+    this.modeValue = mode;
+    this.changed();
   }
 
   /** Cycles game → free → follow (follow only when an entity is selected). */
   public cycleMode(): void {
-    if (this.mode === 'game') this.setMode('free');
-    else if (this.mode === 'free' && this.followHandle >= 0) this.setMode('follow');
+    if (this.modeValue === 'game') this.setMode('free');
+    else if (this.modeValue === 'free' && this.followed >= 0) this.setMode('follow');
     else this.setMode('game');
   }
 
   /** Follows the entity of `handle` (or stops following with -1). */
   public follow(handle: number): void {
-    this.followHandle = handle;
+    this.followed = handle;
     if (handle >= 0) this.setMode('follow');
-    else if (this.mode === 'follow') this.setMode('free');
-    this.onChange?.();
+    else if (this.modeValue === 'follow') this.setMode('free');
+    this.changed();
   }
 
   /** Pans the manual camera by a drag of (dx, dy) view pixels. */
@@ -161,8 +190,8 @@ export class CameraController {
     const oy = dy / m[CAM_ZOOM];
     m[CAM_X] -= c * ox - s * oy;
     m[CAM_Y] -= s * ox + c * oy;
-    if (this.mode === 'follow') this.setMode('free');
-    this.onChange?.();
+    if (this.modeValue === 'follow') this.setMode('free');
+    this.changed();
   }
 
   /** Zooms the manual camera by `factor`, keeping the world point under view point (sx, sy) in place. */
@@ -175,13 +204,13 @@ export class CameraController {
     const wy = scratchWorld[1];
     const z = m[CAM_ZOOM] * factor;
     m[CAM_ZOOM] = z < this.options.minZoom ? this.options.minZoom : z > this.options.maxZoom ? this.options.maxZoom : z;
-    if (this.mode !== 'follow') {
+    if (this.modeValue !== 'follow') {
       // Put (wx, wy) back under the cursor.
       viewToWorld(m, this.viewWidth, this.viewHeight, sx, sy, scratchWorld);
       m[CAM_X] += wx - scratchWorld[0];
       m[CAM_Y] += wy - scratchWorld[1];
     }
-    this.onChange?.();
+    this.changed();
   }
 
   /** Rotates the manual camera by `radians` about the view's centre. */
@@ -189,7 +218,7 @@ export class CameraController {
     if (!Number.isFinite(radians)) return;
     this.takeManual();
     this.manual[CAM_ANGLE] += radians;
-    this.onChange?.();
+    this.changed();
   }
 
   /** Back to the recorded game camera. */
@@ -204,7 +233,7 @@ export class CameraController {
    */
   public resolve(sample: SampleBuffer | null): void {
     const cur = this.current;
-    if (this.mode === 'game') {
+    if (this.modeValue === 'game') {
       if (sample !== null && sample.hasCamera) {
         const c = sample.camera;
         cur[CAM_X] = c[0];
@@ -216,8 +245,8 @@ export class CameraController {
       }
       return;
     }
-    if (this.mode === 'follow' && sample !== null && this.followHandle >= 0) {
-      const i = sample.indexOfHandle(this.followHandle);
+    if (this.modeValue === 'follow' && sample !== null && this.followed >= 0) {
+      const i = sample.indexOfHandle(this.followed);
       if (i >= 0) {
         this.manual[CAM_X] = sample.positions[i * 3];
         this.manual[CAM_Y] = sample.positions[i * 3 + 1];
@@ -242,10 +271,15 @@ export class CameraController {
   }
 
   private takeManual(): void {
-    if (this.mode === 'game') {
+    if (this.modeValue === 'game') {
       this.manual.set(this.current);
-      this.mode = 'free';
+      this.modeValue = 'free';
     }
+  }
+
+  private changed(): void {
+    const ls = this.changeListeners;
+    for (let i = 0; i < ls.length; i++) ls[i]();
   }
 
   private onDown(e: FederatedPointerEvent): void {
@@ -287,7 +321,9 @@ export class CameraController {
     if (this.dragButton < 0) return;
     const wasClick = !this.dragged && this.dragButton === 0;
     this.dragButton = -1;
-    if (wasClick) this.onClick?.(e.global.x, e.global.y);
+    if (!wasClick) return;
+    const ls = this.clickListeners;
+    for (let i = 0; i < ls.length; i++) ls[i](e.global.x, e.global.y);
   }
 
   private onWheel(e: FederatedWheelEvent): void {

@@ -1,21 +1,17 @@
-import { Container, type Application } from 'pixi.js';
+import { Container } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import type { PlaybackState } from '../core/playback/TimeControl';
 import type { ChannelRegistry } from '../core/store/ChannelRegistry';
-import type { CameraController } from './CameraController';
-import { TextPanel, type TextPanelStyle } from './TextPanel';
+import type { OverlayContext } from './OverlayContext';
+import { TextPanel } from './TextPanel';
 import type { Timeline } from './Timeline';
 
-/** What `OverlayHud.update` reads the shown position from (an `OverlayView`). */
-export interface ShownPosition {
-  readonly shownPosition: number;
-}
-
-/** What `OverlayHud.update` reads the time state from (a `ReplaySession`). */
+/** The time state shown, as of the last change event (kept by `ReplaySession`, read by `OverlayHud.update`). */
 export interface ShownTime {
-  readonly lastState: PlaybackState;
-  readonly lastSpeed: number;
-  readonly replay: Playback | null;
+  readonly state: PlaybackState;
+  readonly speed: number;
+  /** Whether a loaded replay (not the live recording) is shown. */
+  readonly replay: boolean;
 }
 
 /**
@@ -24,8 +20,10 @@ export interface ShownTime {
  * passes on to the camera). Part of `RewindOverlay`, which puts `root` on the stage; text is built
  * only when what it shows changed.
  *
+ * @internal Reached through `RewindOverlay` (`badge`, `help`, `info`, `timeline`).
+ *
  * @example
- * const hud = new OverlayHud(app, camera, timeline, {}, () => { cameraDirty = true; });
+ * const hud = new OverlayHud(ctx, timeline, () => view.invalidateCamera());
  * app.stage.addChild(hud.root);
  * hud.setHelpLines(keyboard.describe());
  * hud.toggleHelp(true);
@@ -39,28 +37,42 @@ export class OverlayHud {
   public readonly help: TextPanel;
   /** Selected entity readout. */
   public readonly info: TextPanel;
-  /** Screen size of the last layout, pixels (-1 before the first). */
-  public width = -1;
-  public height = -1;
+  private widthValue = -1;
+  private heightValue = -1;
   private helpText = '';
   private labelClock = 0;
   private readonly labelKey = new Float64Array(7);
+  /** The position read for the label (a typed array: a double passed through a call may be boxed). */
+  private readonly position = new Float64Array(1);
 
   /** `onResize` is called when a layout finds a new screen size (the camera must be re-applied). */
   public constructor(
-    private readonly app: Application,
-    private readonly camera: CameraController,
+    private readonly ctx: OverlayContext,
     public readonly timeline: Timeline,
-    panelStyle: Partial<TextPanelStyle>,
     private readonly onResize: () => void,
   ) {
+    const panelStyle = ctx.options.panel;
     this.badge = new TextPanel(panelStyle);
     this.badge.setBackground(0x8b0000, 0.85);
     this.help = new TextPanel(panelStyle);
     this.info = new TextPanel(panelStyle);
     this.root.label = 'rewindable:ui';
     timeline.root.visible = false;
-    this.root.addChild(camera.input, timeline.root, this.badge.root, this.info.root, this.help.root);
+    this.root.addChild(ctx.camera.input, timeline.root, this.badge.root, this.info.root, this.help.root);
+  }
+
+  /** Screen size of the last layout, pixels (-1 before the first). */
+  public get width(): number {
+    return this.widthValue;
+  }
+
+  public get height(): number {
+    return this.heightValue;
+  }
+
+  /** Shows the timeline (a replay is shown) or hides it (the game runs). */
+  public setTimelineVisible(on: boolean): void {
+    this.timeline.root.visible = on;
   }
 
   /** Sets the key lines of the help text (shown by `toggleHelp`). */
@@ -86,9 +98,9 @@ export class OverlayHud {
     this.layout(true);
   }
 
-  /** Shows the readout of the entity `handle` of `playback` (-1 clears it). */
-  public showInfo(handle: number, playback: Playback): void {
-    if (handle < 0) {
+  /** Shows the readout of the entity `handle` of `playback` (-1 or no playback clears it). */
+  public showInfo(handle: number, playback: Playback | null): void {
+    if (handle < 0 || playback === null) {
       this.info.setText('');
       return;
     }
@@ -97,7 +109,7 @@ export class OverlayHud {
     const label = lt.label(handle);
     this.info.setText(
       `id ${lt.id(handle)}${kind !== undefined ? `  ${kind}` : ''}${label !== undefined ? `  "${label}"` : ''}\n` +
-      `frames ${lt.firstFrame(handle)}..${lt.lastFrame(handle)}   camera: ${this.camera.mode}`,
+      `frames ${lt.firstFrame(handle)}..${lt.lastFrame(handle)}   camera: ${this.ctx.camera.mode}`,
     );
     this.layout(true);
   }
@@ -110,28 +122,28 @@ export class OverlayHud {
 
   /**
    * Per tick while paused: updates the timeline and, at most every 0.1 s and only when its inputs
-   * changed, its label. `shown` has the shown position, `time` the state and speed as of the last
-   * change events and the replay shown (null: the live recording). Objects rather than numbers are
-   * passed so that no fractional number is boxed per tick.
+   * changed, its label. `time` has the state and speed as of the last change events and whether a
+   * loaded replay is shown: an object rather than numbers, so that no fractional number is boxed
+   * per tick.
    */
-  public update(pb: Playback, dt: number, shown: ShownPosition, time: ShownTime): void {
+  public update(pb: Playback, dt: number, time: ShownTime): void {
     this.timeline.update(pb);
     this.labelClock -= dt;
-    if (this.labelClock <= 0 && this.labelInputsChanged(pb, shown, time)) {
+    if (this.labelClock <= 0 && this.labelInputsChanged(pb, time)) {
       this.labelClock = 0.1;
-      this.timeline.setLabel(this.timelineLabel(pb, time.replay !== null));
+      this.timeline.setLabel(this.timelineLabel(pb, time.replay));
     }
   }
 
   /** Places the panels; on a new screen size also resizes the camera and the timeline. */
   public layout(force = false): void {
-    const w = this.app.screen.width;
-    const h = this.app.screen.height;
-    if (!force && w === this.width && h === this.height) return;
-    if (w !== this.width || h !== this.height) {
-      this.width = w;
-      this.height = h;
-      this.camera.resize(w, h);
+    const w = this.ctx.app.screen.width;
+    const h = this.ctx.app.screen.height;
+    if (!force && w === this.widthValue && h === this.heightValue) return;
+    if (w !== this.widthValue || h !== this.heightValue) {
+      this.widthValue = w;
+      this.heightValue = h;
+      this.ctx.camera.resize(w, h);
       this.timeline.layout(w, h);
       this.onResize();
     }
@@ -142,18 +154,21 @@ export class OverlayHud {
   }
 
   /** Whether anything the timeline label shows changed since it was last built (no string built otherwise). */
-  private labelInputsChanged(pb: Playback, shown: ShownPosition, time: ShownTime): boolean {
-    // State and speed come from the change events: no getter calls here.
+  private labelInputsChanged(pb: Playback, time: ShownTime): boolean {
+    // State and speed come from the change events, the position from `positionInto`: no getter
+    // returns a double here.
     const r = pb.reader;
     const k = this.labelKey;
-    const f = Math.round(shown.shownPosition);
-    const state = time.lastState;
-    const speed = time.lastSpeed;
+    pb.time.positionInto(this.position, 0);
+    const f = Math.round(this.position[0]);
+    const state = time.state;
+    const speed = time.speed;
     const oldest = r.frameCount > 0 ? r.oldestFrame : -1;
     const newest = r.frameCount > 0 ? r.newestFrame : -1;
     const st = state === 'playing' ? 1 : state === 'paused' ? 2 : 3;
-    const mode = this.camera.mode === 'game' ? 1 : this.camera.mode === 'free' ? 2 : 3;
-    const src = time.replay !== null ? 1 : 0;
+    const cameraMode = this.ctx.camera.mode;
+    const mode = cameraMode === 'game' ? 1 : cameraMode === 'free' ? 2 : 3;
+    const src = time.replay ? 1 : 0;
     if (k[0] === f && k[1] === oldest && k[2] === newest && k[3] === st && k[4] === speed && k[5] === mode && k[6] === src) {
       return false;
     }
@@ -175,6 +190,6 @@ export class OverlayHud {
     const span = r.timeOf(r.newestFrame) - r.timeOf(r.oldestFrame);
     const src = replay ? 'replay' : 'live rec';
     return `${src}  frame ${f}  [${r.oldestFrame}..${r.newestFrame}]  t=${(Number.isFinite(t) ? t : 0).toFixed(2)}s` +
-      `  held ${span.toFixed(1)}s  ${pb.time.state}  ×${pb.time.speed}  cam:${this.camera.mode}  H: help`;
+      `  held ${span.toFixed(1)}s  ${pb.time.state}  ×${pb.time.speed}  cam:${this.ctx.camera.mode}  H: help`;
   }
 }

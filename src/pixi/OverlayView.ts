@@ -1,19 +1,17 @@
-import { Container, Graphics, type Application, type StrokeStyle } from 'pixi.js';
+import { Container, Graphics, type StrokeStyle } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, PrimitiveBuffer } from '../core/read/buffers';
+import { ChannelMask } from '../core/store/ChannelMask';
 import { Channel, type ChannelRegistry } from '../core/store/ChannelRegistry';
-import type { Recorder } from '../core/record/Recorder';
 import type { StaticLayers } from '../core/store/StaticLayers';
-import type { EntityBinding } from './binding';
 import { addStickFigure } from './bones';
 import { CAM_ANGLE, CAM_ZOOM, copyTransform, viewToWorld } from './camera';
-import type { CameraController } from './CameraController';
 import { DebugLayers } from './DebugLayers';
 import { EntityPresenter } from './EntityPresenter';
-import { DEFAULT_PARAGRAPH_STYLE } from './ParagraphPool';
+import type { OverlayContext } from './OverlayContext';
 import type { OverlayHud } from './OverlayHud';
-import type { RewindOverlayOptions } from './RewindOverlayOptions';
+import { DEFAULT_PARAGRAPH_STYLE } from './ParagraphPool';
 
 const selectionStroke: StrokeStyle = { color: 0xffffff, width: 2, alpha: 1 };
 const liveBoneStroke: StrokeStyle = { color: 0xffffff, width: 1, pixelLine: true, alpha: 1 };
@@ -21,13 +19,20 @@ const pickScratch = new Float64Array(2);
 
 /**
  * The rewind overlay's world-space drawing, redrawn per tick only where something changed: while
- * live the enabled channels and bones of the newest frame; while paused the sampled frame
- * (entities through the `EntityPresenter`, debug channels, camera, selection ring). Part of
- * `RewindOverlay`, which owns the settings (`mask`, `bonesOn`, `selected`) and marks what is dirty.
+ * live the enabled channels and bones of the newest frame; while a session is open (paused) the
+ * sampled frame of its playback (entities through the `EntityPresenter`, debug channels, camera,
+ * selection ring). It owns what it shows (channels, bones, selection) and what is dirty; others
+ * change them through its methods. While a session is open it follows the session's time control
+ * itself: a change event marks the position to be read on the next update.
+ *
+ * @internal Part of `RewindOverlay`, which forwards its commands here.
  *
  * @example
- * const view = new OverlayView(app, world, binding, recorder, camera, hud, options, warn);
- * view.updateLive(); // per tick while the game runs
+ * const view = new OverlayView(ctx, hud);
+ * view.updateLive();                       // per tick while the game runs
+ * view.beginSession(playback, true);       // paused: take over the live objects
+ * view.updateReplay(recorder.staticLayers); // per tick while paused
+ * view.endSession();
  */
 export class OverlayView {
   /** World-space layers (re-created entities, debug draw), kept aligned with the world container. */
@@ -36,23 +41,22 @@ export class OverlayView {
   public readonly presenter: EntityPresenter;
   /** The sample shown while paused. */
   public readonly sample = new SampleBuffer();
-  /** Enabled channels (bit c = channel c). */
-  public mask: number;
-  /** Whether bones are drawn (with the animation channel on). */
-  public bonesOn: boolean;
-  /** Colour of the animation channel, taken at pause. */
-  public boneColor = 0xd86bff;
-  /** Handle of the selected entity, or -1. */
-  public selected = -1;
-  /** How many samples were presented. */
-  public samples = 0;
+  private readonly channels: ChannelMask;
+  private bonesOn: boolean;
+  /** Colour of the animation channel of the session's recording, taken when the session begins. */
+  private boneColor = 0xd86bff;
+  private selectedHandle = -1;
+  private samplesShown = 0;
+  /** The playback of the open session, and how to stop following its time control. */
+  private session: Playback | null = null;
+  private unsubscribeTime: (() => void) | null = null;
   /** The playback position shown (NaN: none yet). */
-  public shownPosition = Number.NaN;
-  public sampleDirty = true;
-  /** Set by the time control's change events: the position is read only then. */
-  public timeChanged = true;
-  public primsDirty = true;
-  public cameraDirty = true;
+  private shownPosition = Number.NaN;
+  private sampleDirty = true;
+  /** Set by the session's time change events: the position is read only then. */
+  private timeChanged = true;
+  private primsDirty = true;
+  private cameraDirty = true;
   private readonly recreatedLayer = new Container();
   private readonly ghosts = new Graphics();
   private readonly bones = new Graphics();
@@ -67,18 +71,9 @@ export class OverlayView {
   private selectionDrawn = true;
   private liveBonesDrawn = true;
 
-  public constructor(
-    app: Application,
-    private readonly world: Container,
-    binding: EntityBinding,
-    private readonly recorder: Recorder,
-    private readonly camera: CameraController,
-    private readonly hud: OverlayHud,
-    private readonly options: Readonly<RewindOverlayOptions>,
-    private readonly warn: (key: string, message: string) => void,
-  ) {
-    const o = options;
-    this.mask = o.channels >>> 0;
+  public constructor(private readonly ctx: OverlayContext, private readonly hud: OverlayHud) {
+    const o = ctx.options;
+    this.channels = new ChannelMask(o.channels);
     this.bonesOn = o.showBones;
     const flat = new Int32Array(o.flagTints.length * 2);
     o.flagTints.forEach(([flag, tint], i) => {
@@ -86,11 +81,11 @@ export class OverlayView {
       flat[i * 2 + 1] = tint;
     });
     this.layers = new DebugLayers({ ...DEFAULT_PARAGRAPH_STYLE, ...o.paragraph }, o.maxParagraphs);
-    this.presenter = new EntityPresenter(binding, this.recreatedLayer, this.ghosts, this.bones, {
+    this.presenter = new EntityPresenter(ctx.binding, this.recreatedLayer, this.ghosts, this.bones, {
       flagTints: flat,
       ghostRadius: o.ghostRadius,
       ghostColor: o.ghostColor,
-      warn,
+      warn: ctx.warn,
     });
 
     this.root.label = 'rewindable:world-overlay';
@@ -100,14 +95,79 @@ export class OverlayView {
     this.bones.label = 'rewindable:bones';
     this.selection.label = 'rewindable:selection';
     this.root.addChild(this.recreatedLayer, this.ghosts, this.bones, this.layers.root, this.selection);
-    const parent = world.parent ?? app.stage;
+    const world = ctx.world;
+    const parent = world.parent ?? ctx.app.stage;
     if (world.parent === null) parent.addChild(this.root);
     else parent.addChildAt(this.root, parent.getChildIndex(world) + 1);
   }
 
+  /** Enabled channels as a bit mask (bit c = channel c). */
+  public get channelMask(): number {
+    return this.channels.bits;
+  }
+
+  /** Whether bones are drawn (with the animation channel on). */
+  public get showBones(): boolean {
+    return this.bonesOn;
+  }
+
+  /** Handle of the selected entity, or -1. */
+  public get selected(): number {
+    return this.selectedHandle;
+  }
+
+  /** How many samples were presented. */
+  public get samples(): number {
+    return this.samplesShown;
+  }
+
+  /** Enables or disables one channel. Returns whether anything changed. */
+  public setChannel(channel: number, on: boolean): boolean {
+    const before = this.channels.bits;
+    this.channels.set(channel, on);
+    if (this.channels.bits === before) return false;
+    this.channelsChanged();
+    return true;
+  }
+
+  /** Sets every channel at once (bit c = channel c). Returns whether anything changed. */
+  public setChannels(mask: number): boolean {
+    const m = mask >>> 0;
+    if (m === this.channels.bits) return false;
+    this.channels.bits = m;
+    this.channelsChanged();
+    return true;
+  }
+
+  /** Shows or hides bones (stick figures, with the animation channel on). Returns whether it changed. */
+  public setShowBones(on: boolean): boolean {
+    if (on === this.bonesOn) return false;
+    this.bonesOn = on;
+    this.sampleDirty = true;
+    this.primsDirty = true;
+    return true;
+  }
+
+  /** Selects the entity of `handle` (-1: none). Returns whether the selection changed. */
+  public select(handle: number): boolean {
+    if (handle === this.selectedHandle) return false;
+    this.selectedHandle = handle;
+    return true;
+  }
+
   /** Whether bones are drawn now: switched on and with the animation channel enabled. */
   public bonesVisible(): boolean {
-    return this.bonesOn && (this.mask & (1 << Channel.ANIMATION)) !== 0;
+    return this.bonesOn && this.channels.test(Channel.ANIMATION);
+  }
+
+  /** The sample must be taken again on the next update (e.g. interpolation was switched). */
+  public invalidateSample(): void {
+    this.sampleDirty = true;
+  }
+
+  /** The camera must be resolved and applied again on the next update (it moved, or the screen was resized). */
+  public invalidateCamera(): void {
+    this.cameraDirty = true;
   }
 
   /** Forces a full redraw on the next update. */
@@ -120,21 +180,48 @@ export class OverlayView {
     this.shownBudgetBits = -1;
   }
 
+  /**
+   * Opens a session on `playback` (ending any open one): its entities are presented from now on
+   * (with `takeLive`, the game's live objects are taken over), and its time control is followed.
+   */
+  public beginSession(playback: Playback, takeLive: boolean): void {
+    this.endSession();
+    this.session = playback;
+    this.unsubscribeTime = playback.time.onChange(() => {
+      this.timeChanged = true;
+    });
+    const anim = playback.reader.channels.list()[Channel.ANIMATION];
+    this.boneColor = anim !== undefined ? anim.color : 0xd86bff;
+    this.presenter.begin(playback, takeLive);
+    this.invalidate();
+  }
+
+  /** Closes the open session, if any: live objects are restored, its time control is no longer followed. */
+  public endSession(): void {
+    this.presenter.end();
+    this.unsubscribeTime?.();
+    this.unsubscribeTime = null;
+    this.session = null;
+  }
+
   /** Back to live: no selection, and live bones are cleared on the next update. */
   public clearSelection(): void {
     this.selection.clear();
     this.selectionDrawn = false;
     this.liveBonesDrawn = true;
-    this.selected = -1;
+    this.selectedHandle = -1;
   }
 
   /** Per tick while live: follows the world container, draws the newest frame's channels and bones when it changed. */
   public updateLive(): void {
-    copyTransform(this.world, this.root);
-    this.setView(Math.abs(this.world.scale.x), -this.world.rotation);
-    const reader = this.recorder.reader;
-    this.layers.syncStatic(this.recorder.staticLayers, this.mask);
-    if (!this.options.liveDebugDraw || reader.frameCount === 0) {
+    const world = this.ctx.world;
+    copyTransform(world, this.root);
+    this.setView(Math.abs(world.scale.x), -world.rotation);
+    const recorder = this.ctx.recorder;
+    const reader = recorder.reader;
+    const mask = this.channels.bits;
+    this.layers.syncStatic(recorder.staticLayers, mask);
+    if (!this.ctx.options.liveDebugDraw || reader.frameCount === 0) {
       if (this.shownPrimFrame !== -1) {
         this.layers.clearFrame();
         this.bones.clear();
@@ -147,8 +234,8 @@ export class OverlayView {
     if (newest === this.shownPrimFrame && !this.primsDirty) return;
     this.shownPrimFrame = newest;
     this.primsDirty = false;
-    reader.readPrimitives(newest, this.mask, this.prims);
-    this.layers.drawFrame(this.prims, this.mask);
+    reader.readPrimitives(newest, mask, this.prims);
+    this.layers.drawFrame(this.prims, mask);
     this.setBudgetBits(reader.overBudgetOf(newest), reader.channels);
     if (this.liveBonesDrawn) this.bones.clear();
     this.liveBonesDrawn = false;
@@ -170,10 +257,12 @@ export class OverlayView {
   }
 
   /**
-   * Per tick while paused: samples `pb` when its position changed (or something is dirty) and
-   * redraws the frame, the static layers of `source` (read after sampling), the camera and the selection ring.
+   * Per tick while a session is open: samples its playback when the position changed (or something
+   * is dirty) and redraws the frame, `staticLayers`, the camera and the selection ring.
    */
-  public updateReplay(pb: Playback, source: { readonly staticLayers: StaticLayers | null }): void {
+  public updateReplay(staticLayers: StaticLayers | null): void {
+    const pb = this.session;
+    if (pb === null) return;
     const reader = pb.reader;
     // The position is read only after a change event: a paused overlay does no work at all.
     let sampled = false;
@@ -187,26 +276,28 @@ export class OverlayView {
         sampled = this.showSample(pb, pos);
       }
     }
-    this.layers.syncStatic(source.staticLayers, this.mask);
+    this.layers.syncStatic(staticLayers, this.channels.bits);
     if (sampled || this.cameraDirty) {
       this.cameraDirty = false;
-      this.camera.resolve(reader.frameCount > 0 ? this.sample : null);
-      if (this.camera.apply(this.world)) {
-        copyTransform(this.world, this.root);
-        this.setView(this.camera.current[CAM_ZOOM], this.camera.current[CAM_ANGLE]);
+      const camera = this.ctx.camera;
+      camera.resolve(reader.frameCount > 0 ? this.sample : null);
+      if (camera.apply(this.ctx.world)) {
+        copyTransform(this.ctx.world, this.root);
+        this.setView(camera.current[CAM_ZOOM], camera.current[CAM_ANGLE]);
         this.shownSelection = -2;
       }
     }
-    if (sampled || this.shownSelection !== this.selected) this.drawSelection();
+    if (sampled || this.shownSelection !== this.selectedHandle) this.drawSelection();
   }
 
   /** The handle of the shown entity nearest to the screen point (x, y) within `pickRadius`, or -1. */
   public pick(x: number, y: number): number {
     const s = this.sample;
-    viewToWorld(this.camera.current, this.hud.width, this.hud.height, x, y, pickScratch);
-    const zoom = this.camera.current[CAM_ZOOM];
+    const current = this.ctx.camera.current;
+    viewToWorld(current, this.hud.width, this.hud.height, x, y, pickScratch);
+    const zoom = current[CAM_ZOOM];
     let best = -1;
-    let bestD = (this.options.pickRadius / zoom) ** 2;
+    let bestD = (this.ctx.options.pickRadius / zoom) ** 2;
     for (let i = 0; i < s.count; i++) {
       if (!s.inNearerFrame(i)) continue;
       const dx = s.positions[i * 3] - pickScratch[0];
@@ -224,22 +315,23 @@ export class OverlayView {
   private showSample(pb: Playback, position: number): boolean {
     const s = this.sample;
     if (!pb.sampler.sample(position, s)) return false;
-    this.samples++;
+    this.samplesShown++;
     this.presenter.present(s, this.bonesVisible(), this.boneColor);
-    const onPresent = this.options.onPresent;
+    const onPresent = this.ctx.options.onPresent;
     if (onPresent !== null) {
       try {
         onPresent(s, pb);
       } catch (err) {
-        this.warn('onPresent', `rewindable: onPresent threw: ${String(err)}`);
+        this.ctx.warn('onPresent', `rewindable: onPresent threw: ${String(err)}`);
       }
     }
     const nearer = s.t < 0.5 ? s.frameA : s.frameB;
     if (nearer !== this.shownPrimFrame || this.primsDirty) {
       this.shownPrimFrame = nearer;
       this.primsDirty = false;
-      pb.reader.readPrimitives(nearer, this.mask, this.prims);
-      this.layers.drawFrame(this.prims, this.mask);
+      const mask = this.channels.bits;
+      pb.reader.readPrimitives(nearer, mask, this.prims);
+      this.layers.drawFrame(this.prims, mask);
     }
     this.setBudgetBits(s.overBudget, pb.reader.channels);
     return true;
@@ -260,18 +352,25 @@ export class OverlayView {
     this.hud.showBudget(bits, channels);
   }
 
+  private channelsChanged(): void {
+    this.primsDirty = true;
+    this.sampleDirty = true;
+  }
+
   private drawSelection(): void {
-    this.shownSelection = this.selected;
+    const handle = this.selectedHandle;
+    this.shownSelection = handle;
     const g = this.selection;
     if (this.selectionDrawn) g.clear();
     this.selectionDrawn = false;
-    if (this.selected < 0) return;
-    const i = this.sample.indexOfHandle(this.selected);
+    if (handle < 0) return;
+    const i = this.sample.indexOfHandle(handle);
     if (i < 0 || !this.sample.inNearerFrame(i)) return;
     const zoom = this.viewZoom > 0 ? this.viewZoom : 1;
     const p = this.sample.positions;
-    g.circle(p[i * 3], p[i * 3 + 1], this.options.pickRadius / zoom);
-    selectionStroke.color = this.options.selectionColor;
+    const o = this.ctx.options;
+    g.circle(p[i * 3], p[i * 3 + 1], o.pickRadius / zoom);
+    selectionStroke.color = o.selectionColor;
     selectionStroke.width = 2 / zoom;
     g.stroke(selectionStroke);
     this.selectionDrawn = true;

@@ -1,32 +1,42 @@
-import type { Container } from 'pixi.js';
 import { Playback } from '../core/playback/Playback';
 import type { PlaybackState } from '../core/playback/TimeControl';
 import type { FrameReader } from '../core/read/FrameReader';
-import { Channel } from '../core/store/ChannelRegistry';
-import type { Recorder } from '../core/record/Recorder';
 import type { StaticLayers } from '../core/store/StaticLayers';
-import type { CameraController } from './CameraController';
-import type { OverlayHud } from './OverlayHud';
+import type { ReplayBookmark } from '../replay/saveReplay';
+import type { OverlayContext } from './OverlayContext';
+import type { OverlayHud, ShownTime } from './OverlayHud';
 import type { OverlayView } from './OverlayView';
-import type { RewindOverlayOptions, ShowReplayOptions } from './RewindOverlayOptions';
+import type { ShowReplayOptions } from './RewindOverlayOptions';
+
+/** What `ReplaySession.showReplay` shows: a reader with its static layers and bookmarks (all resolved). */
+export interface ResolvedReplay {
+  readonly reader: FrameReader;
+  readonly staticLayers: StaticLayers | null;
+  readonly bookmarks: ReadonlyArray<Readonly<ReplayBookmark>>;
+}
 
 /**
  * Which playback the rewind overlay shows (the live recording's, or a loaded replay's) and the
  * takeover of the game around it: pausing takes over the live objects and the world container's
- * transform (`halt`), resuming restores them exactly (`unhalt`). Follows the time controls' change
- * events; part of `RewindOverlay`, which forwards `showReplay`/`returnToLive` here.
+ * transform (`halt`), resuming restores them exactly (`unhalt`). It reacts to the time controls'
+ * change events (the one response to every time command) and opens and closes the view's
+ * sessions; it owns whether the game is halted and the time state shown.
+ *
+ * @internal Part of `RewindOverlay`, which forwards `showReplay`/`returnToLive` here.
  *
  * @example
- * const session = new ReplaySession(livePlayback, world, recorder, camera, hud, view, options, warn, emit);
- * const pb = session.showReplay(reader, {}, true); // a loaded replay, concrete frames
+ * const session = new ReplaySession(ctx, livePlayback, view, hud);
+ * const pb = session.showReplay({ reader, staticLayers: null, bookmarks: [] }, {}, true); // concrete frames
  * session.returnToLive();
  */
 export class ReplaySession {
-  /** True while the game must not simulate (a replay is shown). */
-  public halted = false;
+  private haltedValue = false;
   /** Time state and speed of the shown playback as of the last change event. */
-  public lastState: PlaybackState = 'live';
-  public lastSpeed = 1;
+  private readonly shown: { state: PlaybackState; speed: number; replay: boolean } = {
+    state: 'live',
+    speed: 1,
+    replay: false,
+  };
   private replayPlayback: Playback | null = null;
   private replayStatic: StaticLayers | null = null;
   private readonly unsubscribeLive: () => void;
@@ -37,17 +47,27 @@ export class ReplaySession {
   private newestAtPause = -1;
 
   public constructor(
+    private readonly ctx: OverlayContext,
     public readonly live: Playback,
-    private readonly world: Container,
-    private readonly recorder: Recorder,
-    private readonly camera: CameraController,
-    private readonly hud: OverlayHud,
     private readonly view: OverlayView,
-    private readonly options: Readonly<RewindOverlayOptions>,
-    private readonly warn: (key: string, message: string) => void,
-    private readonly emit: () => void,
+    private readonly hud: OverlayHud,
   ) {
     this.unsubscribeLive = live.time.onChange(() => this.onLiveTimeChange());
+  }
+
+  /** True while the game must not simulate (a replay is shown). */
+  public get halted(): boolean {
+    return this.haltedValue;
+  }
+
+  /** Time state, speed and source shown, as of the last change event (read-only; no getter per field). */
+  public get shownTime(): ShownTime {
+    return this.shown;
+  }
+
+  /** Whether the shown playback was playing at the last change event. */
+  public get playing(): boolean {
+    return this.shown.state === 'playing';
   }
 
   /** The loaded replay's playback, or null while the live recording is shown. */
@@ -62,29 +82,31 @@ export class ReplaySession {
 
   /** The static layers of what is shown. */
   public get staticLayers(): StaticLayers | null {
-    return this.replayPlayback !== null ? this.replayStatic : this.recorder.staticLayers;
+    return this.replayPlayback !== null ? this.replayStatic : this.ctx.recorder.staticLayers;
   }
 
   /** See `RewindOverlay.showReplay`; `concrete`: show recorded frames without blending. */
-  public showReplay(reader: FrameReader, options: ShowReplayOptions, concrete: boolean): Playback {
-    this.view.presenter.end();
+  public showReplay(source: ResolvedReplay, options: ShowReplayOptions, concrete: boolean): Playback {
+    const ctx = this.ctx;
+    this.view.endSession();
     this.dropReplay();
-    const pb = new Playback(reader, options.playback ?? this.options.playback);
+    const pb = new Playback(source.reader, options.playback ?? ctx.options.playback);
     pb.sampler.concrete = concrete;
-    for (const b of options.bookmarks ?? []) pb.bookmarks.add(b.frame, b.label);
+    for (const b of source.bookmarks) pb.bookmarks.add(b.frame, b.label);
     this.replayPlayback = pb;
-    this.replayStatic = options.staticLayers ?? null;
+    this.replayStatic = source.staticLayers;
+    this.shown.replay = true;
     this.unsubscribeReplay = pb.time.onChange(() => this.onReplayTimeChange());
-    if (!this.halted) this.halt();
-    this.worldVisibleAtReplay = this.world.visible;
-    if (this.options.hideWorldInReplay) this.world.visible = false;
-    this.view.selected = -1;
-    this.camera.follow(-1);
+    if (!this.haltedValue) this.halt();
+    this.worldVisibleAtReplay = ctx.world.visible;
+    if (ctx.options.hideWorldInReplay) ctx.world.visible = false;
+    this.view.select(-1);
+    this.hud.showInfo(-1, null);
+    ctx.camera.follow(-1);
     this.watchBookmarks();
-    this.view.presenter.begin(pb, false);
+    this.view.beginSession(pb, false);
     pb.time.pause();
-    this.view.invalidate();
-    this.emit();
+    ctx.changed();
     return pb;
   }
 
@@ -94,44 +116,43 @@ export class ReplaySession {
       this.live.time.goLive();
       return;
     }
-    this.view.presenter.end();
+    this.view.endSession();
     this.dropReplay();
-    this.world.visible = this.worldVisibleAtReplay;
+    this.ctx.world.visible = this.worldVisibleAtReplay;
     if (this.live.time.state !== 'live') this.live.time.goLive();
     else this.unhalt();
     this.watchBookmarks();
-    this.emit();
+    this.ctx.changed();
   }
 
   /** Per tick while paused: warns (once) when the game recorded frames although it must not. */
   public checkRecordingWhilePaused(pb: Playback): void {
     const reader = pb.reader;
     if (pb === this.live && reader.frameCount > 0 && reader.newestFrame !== this.newestAtPause) {
-      this.warn('recording-while-paused', 'rewindable: frames were recorded while the overlay was paused; the game must not record while overlay.isPaused is true');
+      this.ctx.warn('recording-while-paused', 'rewindable: frames were recorded while the overlay was paused; the game must not record while overlay.isPaused is true');
       this.newestAtPause = reader.newestFrame;
     }
   }
 
-  /** Stops following the time controls (the overlay is destroyed). */
+  /** Stops following the time controls and closes the view's session (the overlay is destroyed). */
   public dispose(): void {
     this.destroyed = true;
     this.unsubscribeLive();
     this.unsubscribeBookmarks?.();
+    this.view.endSession();
   }
 
   private onLiveTimeChange(): void {
     if (this.destroyed) return;
-    if (this.replayPlayback === null) this.view.timeChanged = true;
     const t = this.live.time;
     if (this.replayPlayback === null) {
-      if (t.state !== 'live' && !this.halted) {
+      if (t.state !== 'live' && !this.haltedValue) {
         this.halt();
-        this.view.presenter.begin(this.live, true);
-        this.view.invalidate();
-      } else if (t.state === 'live' && this.halted) {
+        this.view.beginSession(this.live, true);
+      } else if (t.state === 'live' && this.haltedValue) {
         this.unhalt();
       }
-    } else if (t.state === 'live' && this.halted) {
+    } else if (t.state === 'live' && this.haltedValue) {
       // goLive on the live recording while a replay is shown: leave the replay.
       this.returnToLive();
       return;
@@ -142,7 +163,6 @@ export class ReplaySession {
   private onReplayTimeChange(): void {
     const pb = this.replayPlayback;
     if (pb === null || this.destroyed) return;
-    this.view.timeChanged = true;
     if (pb.time.state === 'live') {
       this.returnToLive();
       return;
@@ -151,43 +171,42 @@ export class ReplaySession {
   }
 
   private emitIfTimeChanged(state: PlaybackState, speed: number): void {
-    if (state === this.lastState && speed === this.lastSpeed) return;
-    this.lastState = state;
-    this.lastSpeed = speed;
-    this.emit();
+    const shown = this.shown;
+    if (state === shown.state && speed === shown.speed) return;
+    shown.state = state;
+    shown.speed = speed;
+    this.ctx.changed();
   }
 
   /** The game stops: save the camera, show the replay interface. */
   private halt(): void {
-    this.halted = true;
-    const reader = this.recorder.reader;
+    const ctx = this.ctx;
+    this.haltedValue = true;
+    const reader = ctx.recorder.reader;
     this.newestAtPause = reader.frameCount > 0 ? reader.newestFrame : -1;
-    const anim = this.playback.reader.channels.list()[Channel.ANIMATION];
-    this.view.boneColor = anim !== undefined ? anim.color : 0xd86bff;
     this.hud.layout();
-    this.camera.begin(this.world);
-    this.hud.timeline.root.visible = true;
+    ctx.camera.begin(ctx.world);
+    this.hud.setTimelineVisible(true);
     this.hud.refreshLabel(false);
     this.view.invalidate();
     this.watchBookmarks();
-    this.emit();
-    this.callSafely(this.options.onPause, 'onPause');
+    ctx.changed();
+    this.callSafely(ctx.options.onPause, 'onPause');
   }
 
   /** The game resumes: restore everything exactly. */
   private unhalt(): void {
-    this.view.presenter.end();
-    this.camera.end(this.world);
-    this.halted = false;
-    this.hud.timeline.root.visible = false;
+    const ctx = this.ctx;
+    this.view.endSession();
+    ctx.camera.end(ctx.world);
+    this.haltedValue = false;
+    this.hud.setTimelineVisible(false);
     this.view.clearSelection();
-    this.camera.followHandle = -1;
-    this.camera.mode = 'game';
-    this.hud.info.setText('');
+    this.hud.showInfo(-1, null);
     this.view.invalidate();
-    this.lastState = 'live';
-    this.emit();
-    this.callSafely(this.options.onResume, 'onResume');
+    this.shown.state = 'live';
+    ctx.changed();
+    this.callSafely(ctx.options.onResume, 'onResume');
   }
 
   private dropReplay(): void {
@@ -197,11 +216,12 @@ export class ReplaySession {
     this.replayPlayback.dispose();
     this.replayPlayback = null;
     this.replayStatic = null;
+    this.shown.replay = false;
   }
 
   private watchBookmarks(): void {
     this.unsubscribeBookmarks?.();
-    this.unsubscribeBookmarks = this.playback.bookmarks.onChange(() => this.emit());
+    this.unsubscribeBookmarks = this.playback.bookmarks.onChange(() => this.ctx.changed());
   }
 
   private callSafely(fn: (() => void) | null, name: string): void {
@@ -209,7 +229,7 @@ export class ReplaySession {
     try {
       fn();
     } catch (err) {
-      this.warn(name, `rewindable: ${name} threw: ${String(err)}`);
+      this.ctx.warn(name, `rewindable: ${name} threw: ${String(err)}`);
     }
   }
 }

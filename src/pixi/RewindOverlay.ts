@@ -9,17 +9,20 @@ import { CameraController, type CameraMode } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
 import { DEFAULT_KEY_BINDINGS, KeyboardControls, type KeyBindings, type OverlayCommand } from './KeyboardControls';
+import { warnOncePerKey, type OverlayContext } from './OverlayContext';
 import { OverlayHud } from './OverlayHud';
 import { OverlayView } from './OverlayView';
 import { ReplaySession } from './ReplaySession';
 import {
   DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
+  type ShowReplaySource,
 } from './RewindOverlayOptions';
 import type { TextPanel } from './TextPanel';
 import { Timeline } from './Timeline';
 
 export {
   DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
+  type ShowReplaySource,
 } from './RewindOverlayOptions';
 
 /**
@@ -37,13 +40,16 @@ export {
  * - Paused: shows the sampled frame with the game's own objects (spawned-later ones hidden,
  *   despawned ones re-created through `binding.create` or drawn as debug shapes), the debug
  *   channels, bones, the recorded or a manual camera, a timeline, and takes keyboard commands.
- * - `showReplay(reader)` shows a replay that is not the live recording (a loaded file);
+ * - `showReplay(replay)` shows a replay that is not the live recording (a loaded file);
  *   `returnToLive()` drops it and resumes the game.
  *
  * The per-tick update allocates nothing in steady state; see docs/getting-started.md.
  *
  * The work is shared out: `OverlayView` draws the world-space layers, `OverlayHud` the screen-space
  * interface, `ReplaySession` switches between live and replay and takes over / restores the game.
+ * Each owns its state and changes it through its methods; they share one `OverlayContext`. Time
+ * moves only through commands to the shown playback's `TimeControl` (keys, panel and timeline send
+ * them); the session and the view react to its one change event.
  *
  * @example
  * const recorder = new Recorder();
@@ -77,9 +83,8 @@ export class RewindOverlay {
   private readonly hud: OverlayHud;
   private readonly view: OverlayView;
   private readonly session: ReplaySession;
-  private readonly listeners: Array<(overlay: RewindOverlay) => void> = [];
-  private readonly warned = new Set<string>();
-  private readonly warnFn: (key: string, message: string) => void;
+  private readonly ctx: OverlayContext;
+  private listeners: Array<(overlay: RewindOverlay) => void> = [];
   private destroyed = false;
   private interpolateOn: boolean;
   private gameTime = 0;
@@ -93,42 +98,35 @@ export class RewindOverlay {
   ) {
     const o: RewindOverlayOptions = { ...DEFAULT_REWIND_OVERLAY_OPTIONS, ...options };
     this.options = Object.freeze(o);
-    this.warnFn = (key, message) => {
-      if (this.warned.has(key)) return;
-      this.warned.add(key);
-      try {
-        this.options.onWarning(message);
-      } catch {
-        // A throwing warning handler must not take the game down.
-      }
-    };
     this.interpolateOn = o.interpolate;
 
     this.livePlayback = new Playback(recorder.reader, o.playback);
     this.livePlayback.sampler.concrete = !o.interpolate;
 
     this.camera = new CameraController(o.camera);
+    const ctx: OverlayContext = {
+      app, world, binding, recorder, options: this.options, camera: this.camera,
+      warn: warnOncePerKey(this.options.onWarning),
+      changed: () => this.emit(),
+    };
+    this.ctx = ctx;
     this.timeline = new Timeline(o.timeline, (frame) => this.playback.time.seek(frame));
-    this.hud = new OverlayHud(app, this.camera, this.timeline, o.panel, () => {
-      this.view.cameraDirty = true;
-    });
+    this.hud = new OverlayHud(ctx, this.timeline, () => this.view.invalidateCamera());
     this.ui = this.hud.root;
     this.badge = this.hud.badge;
     this.help = this.hud.help;
     this.info = this.hud.info;
-    this.view = new OverlayView(app, world, binding, recorder, this.camera, this.hud, this.options, this.warnFn);
+    this.view = new OverlayView(ctx, this.hud);
     this.worldOverlay = this.view.root;
     this.layers = this.view.layers;
     this.presenter = this.view.presenter;
     app.stage.addChild(this.ui);
-    this.session = new ReplaySession(
-      this.livePlayback, world, recorder, this.camera, this.hud, this.view, this.options, this.warnFn, () => this.emit(),
-    );
-    this.camera.onChange = () => {
-      this.view.cameraDirty = true;
+    this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
+    this.camera.onChange(() => {
+      this.view.invalidateCamera();
       this.emit();
-    };
-    this.camera.onClick = (x, y) => this.select(this.view.pick(x, y));
+    });
+    this.camera.onClick((x, y) => this.select(this.view.pick(x, y)));
 
     const bindings: KeyBindings = { ...DEFAULT_KEY_BINDINGS, ...o.keys };
     const target = o.keyboardTarget ?? (typeof window !== 'undefined' ? window : null);
@@ -180,12 +178,12 @@ export class RewindOverlay {
 
   /** Enabled channels as a bit mask. */
   public get channelMask(): number {
-    return this.view.mask;
+    return this.view.channelMask;
   }
 
   /** Whether bones are drawn (with the animation channel on). */
   public get showBones(): boolean {
-    return this.view.bonesOn;
+    return this.view.showBones;
   }
 
   /** Whether frames are blended (false: concrete frames). */
@@ -200,10 +198,9 @@ export class RewindOverlay {
 
   /** Calls `listener` when the state, speed, source, channels, bones, interpolation, camera mode, selection or bookmarks change. */
   public onChange(listener: (overlay: RewindOverlay) => void): () => void {
-    this.listeners.push(listener);
+    this.listeners = [...this.listeners, listener];
     return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
+      this.listeners = this.listeners.filter((l) => l !== listener);
     };
   }
 
@@ -227,29 +224,17 @@ export class RewindOverlay {
 
   /** Enables or disables one channel. */
   public setChannel(channel: number, on: boolean): void {
-    const bit = (1 << channel) >>> 0;
-    this.setChannelMask(on ? this.view.mask | bit : this.view.mask & ~bit);
+    if (this.view.setChannel(channel, on)) this.emit();
   }
 
   /** Sets every channel at once (bit c = channel c). */
   public setChannelMask(mask: number): void {
-    const m = mask >>> 0;
-    const v = this.view;
-    if (m === v.mask) return;
-    v.mask = m;
-    v.primsDirty = true;
-    v.sampleDirty = true;
-    this.emit();
+    if (this.view.setChannels(mask)) this.emit();
   }
 
   /** Shows or hides bones (stick figures, with the animation channel on). */
   public setShowBones(on: boolean): void {
-    const v = this.view;
-    if (on === v.bonesOn) return;
-    v.bonesOn = on;
-    v.sampleDirty = true;
-    v.primsDirty = true;
-    this.emit();
+    if (this.view.setShowBones(on)) this.emit();
   }
 
   /** Blends between frames (true) or shows concrete recorded frames (false). */
@@ -259,7 +244,7 @@ export class RewindOverlay {
     this.livePlayback.sampler.concrete = !on;
     const replay = this.session.replay;
     if (replay !== null) replay.sampler.concrete = !on;
-    this.view.sampleDirty = true;
+    this.view.invalidateSample();
     this.emit();
   }
 
@@ -270,8 +255,7 @@ export class RewindOverlay {
 
   /** Selects (and follows) the entity of `handle`; -1 clears the selection. */
   public select(handle: number): void {
-    if (handle === this.view.selected) return;
-    this.view.selected = handle;
+    if (!this.view.select(handle)) return;
     this.camera.follow(handle);
     this.hud.showInfo(handle, this.playback);
     this.emit();
@@ -326,10 +310,23 @@ export class RewindOverlay {
    * was not), its live objects are restored, the world container is hidden (`hideWorldInReplay`)
    * and every entity is re-created through `binding.create` or drawn as a debug shape. The live
    * recording is not touched. Returns the replay's `Playback`.
+   *
+   * `source` has the shape `saveReplay` reads: a `LoadedReplay` (its static layers and bookmarks are
+   * shown too), a `Recorder`, or `{ reader, staticLayers?, bookmarks? }`; a bare `FrameReader` is
+   * accepted as well. What `options` gives wins over the source's.
+   *
+   * @example
+   * overlay.showReplay(loadReplay(bytes)); // pauses the game
+   * overlay.returnToLive();
    */
-  public showReplay(reader: FrameReader, options: ShowReplayOptions = {}): Playback {
+  public showReplay(source: ShowReplaySource | FrameReader, options: ShowReplayOptions = {}): Playback {
     if (this.destroyed) throw new Error('rewindable: the overlay was destroyed');
-    return this.session.showReplay(reader, options, !this.interpolateOn);
+    const s: ShowReplaySource = isReplaySource(source) ? source : { reader: source };
+    return this.session.showReplay({
+      reader: s.reader,
+      staticLayers: options.staticLayers !== undefined ? options.staticLayers : (s.staticLayers ?? null),
+      bookmarks: options.bookmarks ?? s.bookmarks ?? [],
+    }, options, !this.interpolateOn);
   }
 
   /** Drops the replay shown by `showReplay` and resumes the game (same as `resume()`). */
@@ -356,12 +353,12 @@ export class RewindOverlay {
     const session = this.session;
     const pb = session.playback;
     // Paused: nothing moves, so only the markers are refreshed (bookmarks may change).
-    if (!session.halted || session.lastState === 'playing') pb.update(dt);
+    if (!session.halted || session.playing) pb.update(dt);
     else pb.markers.refresh();
     if (session.halted) {
       session.checkRecordingWhilePaused(pb);
-      this.view.updateReplay(pb, session);
-      this.hud.update(pb, dt, this.view, session);
+      this.view.updateReplay(session.staticLayers);
+      this.hud.update(pb, dt, session.shownTime);
     } else {
       this.view.updateLive();
     }
@@ -384,7 +381,7 @@ export class RewindOverlay {
     this.ui.parent?.removeChild(this.ui);
     this.worldOverlay.destroy({ children: true });
     this.ui.destroy({ children: true });
-    this.listeners.length = 0;
+    this.listeners = [];
   }
 
   private onTick(ticker: Ticker): void {
@@ -397,7 +394,7 @@ export class RewindOverlay {
       try {
         hook(rec, dt);
       } catch (err) {
-        this.warnFn('record', `rewindable: the record hook threw: ${String(err)}`);
+        this.ctx.warn('record', `rewindable: the record hook threw: ${String(err)}`);
       } finally {
         if (rec.inFrame) rec.endFrame();
       }
@@ -420,12 +417,18 @@ export class RewindOverlay {
 
   private emit(): void {
     this.hud.refreshLabel(true);
-    for (let i = 0; i < this.listeners.length; i++) {
+    const ls = this.listeners;
+    for (let i = 0; i < ls.length; i++) {
       try {
-        this.listeners[i](this);
+        ls[i](this);
       } catch (err) {
         console.error('rewindable: overlay change listener threw', err);
       }
     }
   }
+}
+
+/** Whether `source` is a `{ reader, ... }` source rather than a bare `FrameReader`. */
+function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowReplaySource {
+  return typeof (source as Partial<ShowReplaySource>).reader === 'object' && (source as ShowReplaySource).reader !== null;
 }

@@ -3,6 +3,7 @@ import type { Playback, PlaybackOptions } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { Recorder } from '../core/record/Recorder';
 import type { StaticLayers } from '../core/store/StaticLayers';
+import type { ReplayBookmark, ReplaySource } from '../replay/saveReplay';
 import { DEFAULT_FLAG_TINTS } from './binding';
 import type { CameraControllerOptions } from './CameraController';
 import type { KeyBindings, OverlayCommand } from './KeyboardControls';
@@ -121,12 +122,25 @@ export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Ob
   maxTickSeconds: 0.25,
 });
 
-/** What `RewindOverlay.showReplay` takes besides the reader (all optional). */
+/**
+ * What `RewindOverlay.showReplay` shows: the shape `saveReplay` reads (a `LoadedReplay`, a
+ * `Recorder`, or any `{ reader, staticLayers? }`), with the bookmarks to show when it has some (a
+ * `LoadedReplay` has the ones saved with it).
+ *
+ * @example
+ * overlay.showReplay(loadReplay(bytes));  // its reader, static layers and bookmarks
+ * overlay.showReplay({ reader: other.reader });
+ */
+export interface ShowReplaySource extends ReplaySource {
+  readonly bookmarks?: ReadonlyArray<Readonly<ReplayBookmark>>;
+}
+
+/** What `RewindOverlay.showReplay` takes besides the source (all optional; each given one wins over the source's). */
 export interface ShowReplayOptions {
-  /** The replay's static layers (drawn with their channels). */
+  /** The replay's static layers (drawn with their channels); default: the source's. */
   staticLayers?: StaticLayers | null;
-  /** Bookmarks saved with the replay. */
-  bookmarks?: ReadonlyArray<{ readonly frame: number; readonly label: string }>;
+  /** Bookmarks to show; default: the source's. */
+  bookmarks?: ReadonlyArray<Readonly<ReplayBookmark>>;
   /** Time control and sampler options of the replay's playback. */
   playback?: Partial<PlaybackOptions>;
 }

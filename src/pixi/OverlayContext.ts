@@ -1,0 +1,56 @@
+import type { Application, Container } from 'pixi.js';
+import type { Recorder } from '../core/record/Recorder';
+import type { EntityBinding } from './binding';
+import type { CameraController } from './CameraController';
+import type { RewindOverlayOptions } from './RewindOverlayOptions';
+
+/**
+ * What the parts of `RewindOverlay` (`OverlayHud`, `OverlayView`, `ReplaySession`) share, handed to
+ * each as one object instead of a long argument list. It holds no state of its own: every piece of
+ * state stays with the part that owns it, and a part that changed something says so through
+ * `changed()`, which reaches the overlay's `onChange` listeners.
+ *
+ * @internal Built by `RewindOverlay`; not exported from `rewindable/pixi`.
+ *
+ * @example
+ * const ctx: OverlayContext = { app, world, binding, recorder, options, camera, warn, changed: () => emit() };
+ * const view = new OverlayView(ctx, hud);
+ */
+export interface OverlayContext {
+  readonly app: Application;
+  /** The game's world container: its transform is the camera (see `camera.ts`). */
+  readonly world: Container;
+  readonly binding: EntityBinding;
+  readonly recorder: Recorder;
+  readonly options: Readonly<RewindOverlayOptions>;
+  /** The replay camera (commands: `follow`, `begin`, `end`, ...). */
+  readonly camera: CameraController;
+  /** Reports a problem once per `key` through `options.onWarning` (never throws). */
+  warn(key: string, message: string): void;
+  /** Tells the overlay's change listeners that its state changed. */
+  changed(): void;
+}
+
+/**
+ * A `warn(key, message)` that calls `onWarning(message)` once per key and never throws (a throwing
+ * warning handler must not take the game down).
+ *
+ * @internal
+ *
+ * @example
+ * const warn = warnOncePerKey((m) => console.warn(m));
+ * warn('find', 'binding.find threw'); // reported
+ * warn('find', 'binding.find threw'); // not again
+ */
+export function warnOncePerKey(onWarning: (message: string) => void): (key: string, message: string) => void {
+  const warned = new Set<string>();
+  return (key, message) => {
+    if (warned.has(key)) return;
+    warned.add(key);
+    try {
+      onWarning(message);
+    } catch {
+      // A throwing warning handler must not take the game down.
+    }
+  };
+}

@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Application, Container } from 'pixi.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { Container } from 'pixi.js';
 import { EntityFlags } from '../../core/format/layout';
-import type { RewindOverlay } from '../RewindOverlay';
-import { run, setup, teardown, type TestGame } from './testGame';
+import { TimeControl } from '../../core/playback/TimeControl';
+import { overlayFixture, run, type TestGame } from './testGame';
 
-let current: { app: Application; overlay: RewindOverlay } | null = null;
-afterEach(() => {
-  if (current !== null) teardown(current.app, current.overlay);
-  current = null;
-});
-
-async function make(...args: Parameters<typeof setup>) {
-  const s = await setup(...args);
-  current = s;
-  return s;
-}
+const { make, forget } = overlayFixture();
 
 /** Every state the overlay promises to restore, of every sprite. */
 function snapshot(game: TestGame): string {
@@ -183,7 +173,7 @@ describe('RewindOverlay pause / resume', () => {
     const { app, game, overlay, binding } = await make(1, {
       onPresent: (sample) => seen.push(sample.position),
     });
-    current = null;
+    forget();
     let boneRows = 0;
     binding.apply = (obj, view) => {
       obj.position.set(view.x, view.y);
@@ -207,5 +197,48 @@ describe('RewindOverlay pause / resume', () => {
     overlay.destroy();
     expect(released).toEqual(['bullet']);
     app.destroy({ removeView: true }, { children: true });
+  });
+});
+
+describe('RewindOverlay time subscriptions', () => {
+  it('follows only the time controls it shows, and lets go of each at a replay switch and on destroy', async () => {
+    const subscribe = TimeControl.prototype.onChange;
+    const active = new Map<TimeControl, number>();
+    const count = (tc: TimeControl) => active.get(tc) ?? 0;
+    const spy = vi.spyOn(TimeControl.prototype, 'onChange').mockImplementation(function (this: TimeControl, listener) {
+      const unsubscribe = subscribe.call(this, listener);
+      active.set(this, count(this) + 1);
+      let done = false;
+      return () => {
+        if (!done) active.set(this, count(this) - 1);
+        done = true;
+        unsubscribe();
+      };
+    });
+    try {
+      const { game, overlay } = await make(3);
+      forget();
+      run(game, overlay, 10);
+      const live = overlay.livePlayback.time;
+      const idle = count(live);
+      overlay.pause();
+      expect(count(live)).toBe(idle + 1); // the view follows the paused live time
+      const first = overlay.showReplay({ reader: game.recorder.reader });
+      expect(count(live)).toBe(idle);
+      const followed = count(first.time);
+      expect(followed).toBeGreaterThan(0);
+      const second = overlay.showReplay({ reader: game.recorder.reader });
+      expect(count(first.time)).toBe(0);
+      expect(count(second.time)).toBe(followed);
+      overlay.returnToLive();
+      expect(count(second.time)).toBe(0);
+      expect(count(live)).toBe(idle);
+      overlay.pause();
+      overlay.destroy();
+      expect([...active.values()].every((n) => n === 0)).toBe(true);
+      overlay.app.destroy({ removeView: true }, { children: true });
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

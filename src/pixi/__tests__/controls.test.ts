@@ -1,21 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Application } from 'pixi.js';
 import { quatToAngleZ } from '../../core/math/quat';
 import { CAM_ANGLE, CAM_X, CAM_Y, CAM_ZOOM } from '../camera';
-import type { RewindOverlay } from '../RewindOverlay';
-import { run, setup, teardown } from './testGame';
+import { overlayFixture, run } from './testGame';
 
-let current: { app: Application; overlay: RewindOverlay } | null = null;
-afterEach(() => {
-  if (current !== null) teardown(current.app, current.overlay);
-  current = null;
-});
-
-async function make(...args: Parameters<typeof setup>) {
-  const s = await setup(...args);
-  current = s;
-  return s;
-}
+const { make, release } = overlayFixture();
 
 function key(k: string, shift = false): KeyboardEvent {
   const e = new KeyboardEvent('keydown', { key: k, shiftKey: shift, bubbles: true, cancelable: true });
@@ -126,8 +115,7 @@ describe('keyboard', () => {
     expect(overlay.isPaused).toBe(false);
     key('P');
     expect(overlay.isPaused).toBe(true);
-    teardown(current!.app, current!.overlay);
-    current = null;
+    release();
     // Separate live keys: Space stays the game's while it runs, and plays/pauses the replay.
     const split = await make(1, { liveKeys: { togglePlay: ['p'] } });
     run(split.game, split.overlay, 5);
@@ -141,8 +129,7 @@ describe('keyboard', () => {
     const help = split.overlay.keyboard?.describe().join('\n') ?? '';
     expect(help).toMatch(/^P\s+.*\(while the game runs\)$/m);
     expect(help).toMatch(/^Space\s+.*\(in the replay\)$/m);
-    teardown(split.app, split.overlay);
-    current = null;
+    release();
     const off = await make(1, { keyboard: false });
     run(off.game, off.overlay, 5);
     key(' ');

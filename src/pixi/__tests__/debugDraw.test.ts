@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Rectangle, type Application } from 'pixi.js';
 import { Channel } from '../../core/store/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
+import type { LoadedReplay } from '../../replay/loadReplay';
 import { RewindOverlay } from '../RewindOverlay';
-import { TestGame, createApp, run, setup, teardown } from './testGame';
+import { TestGame, createApp, overlayFixture, run } from './testGame';
 
-let current: { app: Application; overlay: RewindOverlay } | null = null;
-afterEach(() => {
-  if (current !== null) teardown(current.app, current.overlay);
-  current = null;
-});
-
-async function make(...args: Parameters<typeof setup>) {
-  const s = await setup(...args);
-  current = s;
-  return s;
-}
+const { make, track } = overlayFixture();
 
 /** Renders the stage and counts pixels within 40 of an 0xRRGGBB colour on every channel. */
 function countColor(app: Application, color: number): number {
@@ -213,6 +204,48 @@ describe('showReplay', () => {
     expect(overlay.isPaused).toBe(false);
     expect([...game.sprites.values()].every((s) => s.visible)).toBe(true);
   });
+
+  it('takes the source saveReplay takes: a loaded file with its static layers and bookmarks, or a Recorder', async () => {
+    const { game, overlay } = await make(2);
+    run(game, overlay, 5);
+    const other = new Recorder({ maxFrames: 50, onWarning: () => {} });
+    other.staticLayers.set('walls', (d) => d.line(Channel.PHYSICS, 0, 0, 0, 40, 30, 0, 0x33ff66));
+    for (let f = 0; f < 10; f++) {
+      other.beginFrame(f / 30, 1 / 30);
+      other.entity(1, 10 + f, 20, 0, 0, 0, 0, 1);
+      other.endFrame();
+    }
+    // What a loaded file offers (built here by hand: msgpackr is not bundled for the browser tests).
+    const replay: Pick<LoadedReplay, 'reader' | 'staticLayers' | 'bookmarks'> = {
+      reader: other.reader,
+      staticLayers: other.staticLayers,
+      bookmarks: [{ frame: 4, label: 'here' }],
+    };
+    const wallsDrawn = () => {
+      const root = overlay.layers.root.children.find((c) => c.label === 'rewindable:static')!;
+      const walls = root.children.find((c) => c.label === `rewindable:static:${Channel.PHYSICS}`);
+      return walls === undefined ? 0 : (walls as unknown as { context: { instructions: unknown[] } }).context.instructions.length;
+    };
+    const pb = overlay.showReplay(replay);
+    overlay.update(0);
+    expect(pb.reader).toBe(replay.reader);
+    expect(pb.bookmarks.list().map((b) => [b.frame, b.label])).toEqual([[4, 'here']]);
+    expect(wallsDrawn()).toBe(1);
+    // What the options give wins over the source's.
+    const bare = overlay.showReplay(replay, { staticLayers: null, bookmarks: [{ frame: 2, label: 'mine' }] });
+    overlay.update(0);
+    expect(bare.bookmarks.list().map((b) => [b.frame, b.label])).toEqual([[2, 'mine']]);
+    expect(wallsDrawn()).toBe(0);
+    // A Recorder is a source too: its reader and its static layers.
+    const fromRecorder = overlay.showReplay(other);
+    overlay.update(0);
+    expect(fromRecorder.reader).toBe(other.reader);
+    expect(fromRecorder.bookmarks.list()).toEqual([]);
+    expect(wallsDrawn()).toBe(1);
+    expect(overlay.source).toBe('replay');
+    overlay.returnToLive();
+    expect(overlay.isPaused).toBe(false);
+  });
 });
 
 describe('lifecycle', () => {
@@ -229,7 +262,7 @@ describe('lifecycle', () => {
         rec.entity(1, 10 + calls, 10, 0, 0, 0, 0, 1);
       },
     });
-    current = { app, overlay };
+    track(app, overlay);
     const t0 = performance.now();
     app.ticker.update(t0 + 16);
     app.ticker.update(t0 + 33);

@@ -3,6 +3,7 @@
  * move, spawn and despawn, a camera, debug primitives on the built-in channels, and bones.
  */
 import { Application, Container, Sprite, Texture } from 'pixi.js';
+import { afterEach } from 'vitest';
 import { Channel } from '../../core/store/ChannelRegistry';
 import { Recorder } from '../../core/record/Recorder';
 import type { RecorderOptions } from '../../core/record/RecorderOptions';
@@ -184,4 +185,39 @@ export function run(game: TestGame, overlay: RewindOverlay, frames: number, dt =
 export function teardown(app: Application, overlay: RewindOverlay): void {
   overlay.destroy();
   app.destroy({ removeView: true }, { children: true });
+}
+
+/**
+ * The overlay of the running test, torn down after it. Call once at the top level of a test file
+ * (it registers an `afterEach`).
+ *
+ * @example
+ * const fixture = overlayFixture();
+ * it('...', async () => { const { game, overlay } = await fixture.make(3); });
+ */
+export function overlayFixture() {
+  let current: { app: Application; overlay: RewindOverlay } | null = null;
+  /** Tears the current overlay and app down now (the next `make` starts afresh). */
+  const release = (): void => {
+    if (current !== null) teardown(current.app, current.overlay);
+    current = null;
+  };
+  afterEach(release);
+  return {
+    /** `setup`, torn down after the test. */
+    async make(...args: Parameters<typeof setup>): ReturnType<typeof setup> {
+      const s = await setup(...args);
+      current = s;
+      return s;
+    },
+    /** Tears `app` and `overlay` down after the test (for overlays made without `make`). */
+    track(app: Application, overlay: RewindOverlay): void {
+      current = { app, overlay };
+    },
+    release,
+    /** The test tears its overlay down itself. */
+    forget(): void {
+      current = null;
+    },
+  };
 }

@@ -14,6 +14,8 @@ const CHANNELS = 32;
  * Graphics on first use) and redrawn only when asked, i.e. when the viewed frame or the channel
  * mask changes.
  *
+ * Exported from `rewindable/pixi` as a type only (`overlay.layers`): the overlay builds it.
+ *
  * @example
  * const layers = new DebugLayers(paragraphStyle, 256);
  * worldOverlay.addChild(layers.root);

@@ -1,7 +1,7 @@
 import type { Container, Graphics, StrokeStyle } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
-import { EntityBuffer } from '../core/read/buffers';
+import { EntityBuffer, growTyped } from '../core/read/buffers';
 import {
   EntityViewState, SAVED_WORDS, applyEntity2D, restoreEntity, saveEntity, tintForFlags, type EntityBinding,
 } from './binding';
@@ -37,6 +37,9 @@ export interface EntityPresenterOptions {
  *
  * `present` allocates nothing in steady state: the view passed to `apply` is one reused object and
  * every per-entity table is a typed array indexed by handle.
+ *
+ * Exported from `rewindable/pixi` as a type only (`overlay.presenter`): the overlay builds it and
+ * opens and closes its sessions.
  *
  * @example
  * presenter.begin(playback, true);
@@ -219,7 +222,7 @@ export class EntityPresenter {
       view.kind = k >= 0 ? table.kinds[k] : undefined;
       view.label = table.labels[h];
       view.flagTint = tintForFlags(view.flags, tints, view.baseTint);
-        try {
+      try {
         if (this.binding.apply !== undefined) this.binding.apply(obj, view);
         else applyEntity2D(obj, view);
       } catch (err) {
@@ -356,15 +359,9 @@ export class EntityPresenter {
   private ensureHandles(n: number): void {
     if (n <= this.handleEpoch.length) return;
     const cap = Math.max(n, this.handleEpoch.length * 2, 64);
-    const e = new Int32Array(cap);
-    e.set(this.handleEpoch);
-    const m = new Uint8Array(cap);
-    m.set(this.handleMode);
-    const s = new Int32Array(cap);
-    s.set(this.handleSlot);
-    this.handleEpoch = e;
-    this.handleMode = m;
-    this.handleSlot = s;
+    this.handleEpoch = growTyped(this.handleEpoch, new Int32Array(cap));
+    this.handleMode = growTyped(this.handleMode, new Uint8Array(cap));
+    this.handleSlot = growTyped(this.handleSlot, new Int32Array(cap));
   }
 
   /**
@@ -390,27 +387,17 @@ export class EntityPresenter {
 
   private growLive(n: number): void {
     const cap = Math.max(n, this.liveHandles.length * 2);
-    const h = new Int32Array(cap);
-    h.set(this.liveHandles);
-    const seen = new Int32Array(cap);
-    seen.set(this.liveSeen);
+    this.liveHandles = growTyped(this.liveHandles, new Int32Array(cap));
+    this.liveSeen = growTyped(this.liveSeen, new Int32Array(cap));
     const saved = new Float64Array(cap * SAVED_WORDS);
     saved.set(this.liveSaved);
-    this.liveHandles = h;
-    this.liveSeen = seen;
     this.liveSaved = saved;
   }
 
   private growRec(n: number): void {
     const cap = Math.max(n, this.recInUse.length * 2);
-    const t = new Int32Array(cap);
-    t.set(this.recBaseTint);
-    const u = new Uint8Array(cap);
-    u.set(this.recInUse);
-    const s = new Int32Array(cap);
-    s.set(this.recSeen);
-    this.recBaseTint = t;
-    this.recInUse = u;
-    this.recSeen = s;
+    this.recBaseTint = growTyped(this.recBaseTint, new Int32Array(cap));
+    this.recInUse = growTyped(this.recInUse, new Uint8Array(cap));
+    this.recSeen = growTyped(this.recSeen, new Int32Array(cap));
   }
 }

@@ -73,14 +73,30 @@ function normBinding(b: string): string {
   return b.startsWith('Shift+') ? 'Shift+' + normKey(b.slice(6)) : normKey(b);
 }
 
+/** What `KeyboardControls` maps and where its commands go. */
+export interface KeyboardControlsOptions {
+  /** Keys of each command. */
+  bindings: Readonly<KeyBindings>;
+  /** Keys used instead while the game runs (e.g. `{ togglePlay: ['p'] }` when the game uses Space), or null for the same keys. */
+  liveBindings: Partial<KeyBindings> | null;
+  /** Commands handled while the game runs. */
+  liveCommands: readonly OverlayCommand[];
+  /** Whether the game runs now. */
+  isLive: () => boolean;
+  /** Runs a command. */
+  run: (command: OverlayCommand) => void;
+}
+
 /**
  * Turns key presses into overlay commands. Ignores keys typed into form fields and keys with
  * Ctrl/Alt/Meta (browser shortcuts). While the game runs (`isLive()`), only the commands in
  * `liveCommands` are handled, so the game keeps its other keys.
  *
  * @example
- * const keys = new KeyboardControls(window, DEFAULT_KEY_BINDINGS, null, ['togglePlay'], () => !overlay.isPaused,
- *   (cmd) => overlay.runCommand(cmd));
+ * const keys = new KeyboardControls(window, {
+ *   bindings: DEFAULT_KEY_BINDINGS, liveBindings: null, liveCommands: ['togglePlay'],
+ *   isLive: () => !overlay.isPaused, run: (cmd) => overlay.runCommand(cmd),
+ * });
  * keys.dispose();
  */
 export class KeyboardControls {
@@ -89,22 +105,16 @@ export class KeyboardControls {
   private readonly liveMap: Map<string, OverlayCommand>;
   private readonly live: ReadonlySet<OverlayCommand>;
   private readonly listener: (e: Event) => void;
+  private readonly bindings: Readonly<KeyBindings>;
+  private readonly isLive: () => boolean;
+  private readonly run: (command: OverlayCommand) => void;
   private disposed = false;
 
-  /**
-   * @param bindings keys of each command
-   * @param liveBindings keys used instead while the game runs (e.g. `{ togglePlay: ['p'] }` when the
-   *   game uses Space), or null for the same keys
-   * @param liveCommands commands handled while the game runs
-   */
-  public constructor(
-    private readonly target: EventTarget,
-    private readonly bindings: Readonly<KeyBindings>,
-    liveBindings: Partial<KeyBindings> | null,
-    liveCommands: readonly OverlayCommand[],
-    private readonly isLive: () => boolean,
-    private readonly run: (command: OverlayCommand) => void,
-  ) {
+  public constructor(private readonly target: EventTarget, options: KeyboardControlsOptions) {
+    const { bindings, liveBindings, liveCommands } = options;
+    this.bindings = bindings;
+    this.isLive = options.isLive;
+    this.run = options.run;
     this.map = keyMap(bindings);
     this.liveBindings = liveBindings ?? {};
     this.liveMap = liveBindings === null ? this.map : keyMap({ ...bindings, ...liveBindings });

@@ -49,6 +49,8 @@ class Paragraph {
  * is re-rendered only when its bytes or colour change; moving it costs nothing. The blocks keep a
  * constant size and stay upright on screen whatever the camera (`setView`).
  *
+ * @internal Not exported from `rewindable/pixi`; reached as `overlay.layers.paragraphs`.
+ *
  * @example
  * const pool = new ParagraphPool(layer, style, 256);
  * pool.show(prims, drawer.texts, drawer.textCount);

@@ -17,6 +17,8 @@ const CHANNELS = 32;
  * a point is a filled square of `size` world units; arrow heads are `headSize` world units long.
  * Lines are 1 pixel wide at any zoom (`pixelLine`) unless `lineWidth` is set.
  *
+ * @internal Not exported from `rewindable/pixi`; reached as `overlay.layers.drawer`.
+ *
  * @example
  * const drawer = new PrimitiveDrawer();
  * reader.readPrimitives(frame, mask, prims);

@@ -131,7 +131,10 @@ export class RewindOverlay {
     const bindings: KeyBindings = { ...DEFAULT_KEY_BINDINGS, ...o.keys };
     const target = o.keyboardTarget ?? (typeof window !== 'undefined' ? window : null);
     this.keyboard = o.keyboard && target !== null
-      ? new KeyboardControls(target, bindings, o.liveKeys, o.keysWhileLive, () => !this.session.halted, (c) => this.runCommand(c))
+      ? new KeyboardControls(target, {
+        bindings, liveBindings: o.liveKeys, liveCommands: o.keysWhileLive,
+        isLive: () => !this.session.halted, run: (c) => this.runCommand(c),
+      })
       : null;
     this.hud.setHelpLines(this.keyboard !== null ? this.keyboard.describe() : []);
 

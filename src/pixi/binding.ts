@@ -52,7 +52,7 @@ export interface EntityView {
   readonly sample: SampleBuffer;
 }
 
-/** The mutable implementation of `EntityView` the overlay fills. */
+/** The mutable implementation of `EntityView` the overlay fills. @internal */
 export class EntityViewState implements EntityView {
   public id = 0;
   public handle = 0;
@@ -147,16 +147,16 @@ export const DEFAULT_FLAG_TINTS: ReadonlyArray<readonly [flag: number, tint: num
   [EntityFlags.HIGHLIGHTED, 0xffee55],
 ];
 
-/** Tint for `flags` from a flattened table `[flag0, tint0, flag1, tint1, ...]`, else `base`. */
+/** Tint for `flags` from a flattened table `[flag0, tint0, flag1, tint1, ...]`, else `base`. @internal */
 export function tintForFlags(flags: number, table: Int32Array, base: number): number {
   for (let i = 0; i < table.length; i += 2) if ((flags & table[i]) !== 0) return table[i + 1];
   return base;
 }
 
-/** Values the overlay saves per live object when the binding has no `capture`. */
+/** Values the overlay saves per live object when the binding has no `capture`. @internal */
 export const SAVED_WORDS = 8;
 
-/** Saves position, rotation, scale, visibility, tint and alpha into `out[o .. o + 7]`. */
+/** Saves position, rotation, scale, visibility, tint and alpha into `out[o .. o + 7]`. @internal */
 export function saveEntity(obj: Container, out: Float64Array, o: number): void {
   out[o] = obj.position.x;
   out[o + 1] = obj.position.y;
@@ -168,7 +168,7 @@ export function saveEntity(obj: Container, out: Float64Array, o: number): void {
   out[o + 7] = obj.alpha;
 }
 
-/** Restores what `saveEntity` saved, exactly (down to the sign of zero). */
+/** Restores what `saveEntity` saved, exactly (down to the sign of zero). @internal */
 export function restoreEntity(obj: Container, from: Float64Array, o: number): void {
   setPointExact(obj.position, from[o], from[o + 1]);
   setRotationExact(obj, from[o + 2]);

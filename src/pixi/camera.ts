@@ -107,10 +107,10 @@ export function viewToWorld(
   out[1] = camera[CAM_Y] + s * ox + c * oy;
 }
 
-/** The transform fields of a container, saved by `saveTransform` and put back by `restoreTransform`. */
+/** The transform fields of a container, saved by `saveTransform` and put back by `restoreTransform`. @internal */
 export const TRANSFORM_WORDS = 11;
 
-/** Saves x, y, pivot, scale, rotation, skew and origin of `obj` into `out[o .. o + 10]`. */
+/** Saves x, y, pivot, scale, rotation, skew and origin of `obj` into `out[o .. o + 10]`. @internal */
 export function saveTransform(obj: Container, out: Float64Array, o: number): void {
   out[o] = obj.position.x;
   out[o + 1] = obj.position.y;
@@ -125,7 +125,7 @@ export function saveTransform(obj: Container, out: Float64Array, o: number): voi
   out[o + 10] = obj.origin.y;
 }
 
-/** Restores what `saveTransform` saved, exactly (down to the sign of zero). */
+/** Restores what `saveTransform` saved, exactly (down to the sign of zero). @internal */
 export function restoreTransform(obj: Container, from: Float64Array, o: number): void {
   setPointExact(obj.position, from[o], from[o + 1]);
   setPointExact(obj.pivot, from[o + 2], from[o + 3]);
@@ -135,7 +135,7 @@ export function restoreTransform(obj: Container, from: Float64Array, o: number):
   setPointExact(obj.origin, from[o + 9], from[o + 10]);
 }
 
-/** A point pixi compares with `!==` (so 0 and -0 look equal): set it so the value is exactly `x, y`. */
+/** A point pixi compares with `!==` (so 0 and -0 look equal): set it so the value is exactly `x, y`. @internal */
 export function setPointExact(p: { x: number; y: number; set(x: number, y: number): unknown }, x: number, y: number): void {
   if (!Object.is(p.x, x) || !Object.is(p.y, y)) {
     if (p.x === x && p.y === y) p.set(x + 1, y + 1);
@@ -143,7 +143,7 @@ export function setPointExact(p: { x: number; y: number; set(x: number, y: numbe
   }
 }
 
-/** Sets `obj.rotation` to exactly `r` (pixi skips a set when `r === rotation`, which holds for 0 and -0). */
+/** Sets `obj.rotation` to exactly `r` (pixi skips a set when `r === rotation`, which holds for 0 and -0). @internal */
 export function setRotationExact(obj: Container, r: number): void {
   if (!Object.is(obj.rotation, r)) {
     if (obj.rotation === r) obj.rotation = r + 1;
@@ -151,7 +151,7 @@ export function setRotationExact(obj: Container, r: number): void {
   }
 }
 
-/** Copies every transform field of `from` onto `to` (used to keep overlay layers aligned with the world). */
+/** Copies every transform field of `from` onto `to` (used to keep overlay layers aligned with the world). @internal */
 export function copyTransform(from: Container, to: Container): void {
   to.position.copyFrom(from.position);
   to.pivot.copyFrom(from.pivot);

@@ -1,12 +1,58 @@
-export * from './binding';
-export * from './bones';
-export * from './camera';
-export * from './CameraController';
-export * from './DebugLayers';
-export * from './EntityPresenter';
-export * from './KeyboardControls';
-export * from './ParagraphPool';
-export * from './PrimitiveDrawer';
-export * from './RewindOverlay';
-export * from './TextPanel';
-export * from './Timeline';
+/**
+ * `rewindable/pixi`: the rewind overlay for pixi.js v8 games.
+ *
+ * Runtime names, in two tiers:
+ * - what a game writes: `RewindOverlay` and its defaults, the binding helpers (`applyEntity2D`,
+ *   `DEFAULT_FLAG_TINTS`), the camera convention (`recordWorldCamera`, `applyCamera`, `readCamera`,
+ *   `createCamera`, `viewToWorld`, `CAM_*`), the default keys and styles its options merge over,
+ *   and the bone helpers for a custom `apply` (`boneWorldPositions`, `addStickFigure`);
+ * - the parts the overlay exposes as fields (`overlay.camera`, `overlay.timeline`, `overlay.layers`,
+ *   `overlay.presenter`, `overlay.keyboard`, `overlay.badge`...) are exported as types only: a game
+ *   reads them, it does not build them.
+ *
+ * Everything else in this folder (`OverlayView`, `OverlayHud`, `ReplaySession`, `OverlayContext`,
+ * `PrimitiveDrawer`, `ParagraphPool`, the save/restore helpers) is internal.
+ */
+export {
+  RewindOverlay,
+} from './RewindOverlay';
+export {
+  DEFAULT_REWIND_OVERLAY_OPTIONS,
+  type OverlaySource,
+  type RewindOverlayOptions,
+  type ShowReplayOptions,
+  type ShowReplaySource,
+} from './RewindOverlayOptions';
+export { DEFAULT_FLAG_TINTS, applyEntity2D, type EntityBinding, type EntityView } from './binding';
+export {
+  CAM_ANGLE,
+  CAM_X,
+  CAM_Y,
+  CAM_ZOOM,
+  applyCamera,
+  createCamera,
+  readCamera,
+  recordWorldCamera,
+  viewToWorld,
+  type CameraArray,
+} from './camera';
+export {
+  CAMERA_MODES,
+  DEFAULT_CAMERA_CONTROLLER_OPTIONS,
+  type CameraController,
+  type CameraControllerOptions,
+  type CameraMode,
+} from './CameraController';
+export {
+  COMMAND_DESCRIPTIONS,
+  DEFAULT_KEY_BINDINGS,
+  type KeyBindings,
+  type KeyboardControls,
+  type OverlayCommand,
+} from './KeyboardControls';
+export { DEFAULT_TIMELINE_STYLE, type Timeline, type TimelineStyle } from './Timeline';
+export { DEFAULT_PARAGRAPH_STYLE, type ParagraphStyle } from './ParagraphPool';
+export { DEFAULT_TEXT_PANEL_STYLE, type TextPanel, type TextPanelStyle } from './TextPanel';
+export { addStickFigure, boneWorldPositions, type BonedRows, type PathSink } from './bones';
+export type { DebugLayers } from './DebugLayers';
+export type { EntityPresenter } from './EntityPresenter';

@@ -82,7 +82,7 @@ export class RewindPanel {
       oldest: () => overlay.runCommand('oldest'),
       newest: () => overlay.runCommand('newest'),
       resume: () => overlay.resume(),
-      gameCamera: () => overlay.camera.toGameCamera(),
+      gameCamera: () => overlay.setCameraMode('game'),
       addBookmark: () => {
         overlay.addBookmark(v.bookmarkLabel.trim().length > 0 ? v.bookmarkLabel.trim() : undefined);
         v.bookmarkLabel = '';

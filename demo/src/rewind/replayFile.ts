@@ -2,7 +2,7 @@
  * Replay files for bug reports (step 7). `saveReplay(recorder, { buildId, platform, note, bookmarks })`
  * gives the bytes of a `.rwd` file (`saveDemoReplay`); `loadReplay(bytes, { expectedBuildId })`
  * checks and opens one (`openReplay`: a typed `ReplayError` on a bad file, a warning for a file from
- * another build); `overlay.showReplay(replay.reader, ...)` shows it (`showReplayFile`) and
+ * another build); `overlay.showReplay(replay)` shows it (`showReplayFile`) and
  * `overlay.returnToLive()` drops it.
  *
  * Nothing of a loaded replay is matched to the live game: its ids and handles belong to another run.
@@ -102,7 +102,7 @@ export function openReplay(bytes: Uint8Array | ArrayBuffer, expectedBuildId: str
  * // later: overlay.returnToLive();
  */
 export function showReplayFile(overlay: RewindOverlay, replay: LoadedReplay): void {
-  overlay.showReplay(replay.reader, { staticLayers: replay.staticLayers, bookmarks: replay.bookmarks });
+  overlay.showReplay(replay);
 }
 
 /** A sentence per `ReplayError` code, for people rather than logs. */

@@ -11,9 +11,8 @@ export default defineConfig({
     lib: {
       entry: {
         index: resolve(__dirname, 'src/index.ts'),
-        core: resolve(__dirname, 'src/core/index.ts'),
+        format: resolve(__dirname, 'src/format.ts'),
         pixi: resolve(__dirname, 'src/pixi/index.ts'),
-        replay: resolve(__dirname, 'src/replay/index.ts'),
         ui: resolve(__dirname, 'src/ui/index.ts'),
         cli: resolve(__dirname, 'src/cli/index.ts'),
       },

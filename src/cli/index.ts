@@ -1,1 +1,4 @@
-export * from './info';
+export {
+  CliExit, type CliIo, DEFAULT_REPLAY_INFO_OPTIONS, MAX_LISTED_FRAMES, type ReplayInfoOptions, type ReplaySummary,
+  replayInfo, runCli,
+} from './info';

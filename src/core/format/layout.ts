@@ -14,6 +14,9 @@
  * | events     | `EVENT_WORDS·eventCount` | kind, subject id, x, y, z, value                               |
  *
  * The replay file format (docs/replay-format.md) stores these words verbatim.
+ *
+ * @advanced Exported by `rewindable/format`, except `EntityFlags`, `PrimitiveType` and `NO_SUBJECT`,
+ * which a game uses and the `rewindable` entry exports.
  */
 
 /** Frame header word offsets. */
@@ -81,6 +84,24 @@ export const PRIM_WORDS: readonly number[] = [
   7, // aabb: minX minY minZ maxX maxY maxZ
   5, // text: x y z byteLength (+ bytes)
 ];
+/**
+ * The primitive types by name, for reading `PrimitiveBuffer.types` (the same values as `PRIM_*`).
+ *
+ * @example
+ * for (let i = 0; i < prims.count; i++) if (prims.types[i] === PrimitiveType.TEXT) console.log(prims.text(i));
+ */
+export const PrimitiveType = {
+  POINT: PRIM_POINT,
+  LINE: PRIM_LINE,
+  ARROW: PRIM_ARROW,
+  SPHERE: PRIM_SPHERE,
+  AABB: PRIM_AABB,
+  TEXT: PRIM_TEXT,
+} as const;
+
+/** One of the `PrimitiveType` values. */
+export type PrimitiveTypeValue = (typeof PrimitiveType)[keyof typeof PrimitiveType];
+
 /** Floats carried by a primitive on the read side (the widest is the arrow). */
 export const PRIM_FLOATS = 7;
 

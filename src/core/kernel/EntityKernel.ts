@@ -52,6 +52,8 @@ let cachedFor: unknown;
  * const region = new Int32Array(kernel.buffer, kernel.extraOffset, 4);
  * const bad = kernel.encodeRotations(1, kernel.extraOffset); // 0; region[0] === QUAT_IDENTITY_BITS
  * kernel.packPositions(1, kernel.extraOffset + 4);           // region[1..3] = x, y, z of entity 0
+ *
+ * @internal The recorder's; not exported by any entry.
  */
 export class EntityKernel {
   /** Most entities per call. */

@@ -1,1 +1,1 @@
-export * from './EntityKernel';
+export { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel, type EntityKernelOptions, type RunFn } from './EntityKernel';

@@ -1,7 +1,7 @@
-export * from './Bookmarks';
-export * from './Lifetimes';
-export * from './MarkerIndex';
-export * from './Playback';
-export * from './SampleBuffer';
-export * from './Sampler';
-export * from './TimeControl';
+export { type Bookmark, Bookmarks } from './Bookmarks';
+export { Lifetimes } from './Lifetimes';
+export { MarkerIndex, MarkerKind, type MarkerKindValue } from './MarkerIndex';
+export { DEFAULT_PLAYBACK_OPTIONS, Playback, type PlaybackOptions } from './Playback';
+export { Presence, type PresenceValue, SampleBuffer } from './SampleBuffer';
+export { DEFAULT_SAMPLER_OPTIONS, Sampler, type SamplerOptions } from './Sampler';
+export { DEFAULT_TIME_CONTROL_OPTIONS, type PlaybackState, TimeControl, type TimeControlOptions } from './TimeControl';

@@ -246,6 +246,8 @@ export class FrameReader {
 /**
  * Decodes primitive records in `u32[start, end)` into `out`, keeping channels set in `mask`. Shared
  * by frames and static layers. Records with an unknown type stop the walk (the data is corrupt).
+ *
+ * @advanced Exported by `rewindable/format` only.
  */
 export function decodePrimitives(
   u: Uint32Array, f: Float32Array, u8: Uint8Array, start: number, end: number, countHint: number, mask: number,

@@ -68,7 +68,7 @@ export class EntityBuffer {
 /** Decoded debug primitives of one frame (filtered by a channel mask), owned by the caller. */
 export class PrimitiveBuffer {
   public count = 0;
-  /** `PRIM_*` type of each primitive. */
+  /** `PrimitiveType` of each primitive. */
   public types = new Uint8Array(0);
   public channels = new Uint8Array(0);
   /** 0xRRGGBB. */
@@ -140,6 +140,8 @@ type Typed = Int32Array | Uint8Array | Uint16Array | Uint32Array | Float32Array;
  *
  * @example
  * this.handles = growTyped(this.handles, new Int32Array(capacity * 2));
+ *
+ * @internal Not exported by any entry.
  */
 export function growTyped<T extends Typed>(old: T, next: T): T {
   (next as Uint8Array).set(old as Uint8Array);

@@ -10,6 +10,8 @@ import type { EntityTable } from '../store/EntityTable';
  * const deaths = new DeathQueue(1024);
  * deaths.push(handle, lastFrame);
  * ring.onEvict = (frame) => deaths.releaseThrough(frame, table);
+ *
+ * @internal The recorder's; not exported by any entry.
  */
 export class DeathQueue {
   private handles: Int32Array;

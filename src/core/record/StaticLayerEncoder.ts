@@ -11,6 +11,8 @@ import type { RecorderStats } from './RecorderStats';
  * @example
  * const layers = new StaticLayers(new StaticLayerEncoder(channels, stats, warn));
  * layers.set('walls', (draw) => draw.line(Channel.PHYSICS, 0, 0, 0, 10, 0, 0, 0xffffff));
+ *
+ * @internal The recorder's; not exported by any entry.
  */
 export class StaticLayerEncoder implements PrimitiveEncoder {
   private builder: DrawRecorder | null = null;

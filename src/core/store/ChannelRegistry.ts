@@ -31,6 +31,8 @@ export interface ChannelInfo {
  * @example
  * const net = recorder.channels.register('network', { color: 0x44ccff, budget: 256 });
  * recorder.draw.line(net, 0, 0, 0, 10, 0, 0, 0xffffff);
+ *
+ * @advanced The `rewindable` entry exports it as a type (a game gets it as `recorder.channels`); `rewindable/format` as a class.
  */
 export class ChannelRegistry {
   private readonly names: string[] = [];

@@ -12,6 +12,8 @@ const PAGE_SIZE = 1 << PAGE_BITS;
  *
  * A handle is recycled only once every frame that mentions it has been evicted, so within the ring
  * a handle always means one unique id.
+ *
+ * @advanced Exported by `rewindable/format` only.
  */
 export class EntityTable {
   /** Numeric id of each handle. */

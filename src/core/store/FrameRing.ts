@@ -11,6 +11,8 @@
  * const at = ring.reserve(words);      // evicts what it must
  * ring.u32[at] = ...;                  // write the frame
  * ring.commit(frameNumber, words);
+ *
+ * @advanced Exported by `rewindable/format` only.
  */
 export class FrameRing {
   /** The buffer holding the arena (the arena may start at `byteOffset` of a larger buffer). */

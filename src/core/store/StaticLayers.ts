@@ -28,6 +28,8 @@ export interface PrimitiveEncoder {
  * recorder.staticLayers.set('navgrid', (draw) => {
  *   for (const cell of grid.cells) draw.aabb(Channel.AI, cell.x, cell.y, 0, cell.x + 32, cell.y + 32, 0, 0x335533);
  * });
+ *
+ * @advanced The `rewindable` entry exports it as a type (a game gets it as `recorder.staticLayers`); `rewindable/format` as a class.
  */
 export class StaticLayers {
   private readonly layers = new Map<string, StaticLayer>();

@@ -1,7 +1,5 @@
-import {
-  EntityFlags, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, H_FLAGS, H_OVER_BUDGET,
-} from '../format/layout';
-import { EventBuffer } from '../read/buffers';
+import { EntityFlags } from '../format/layout';
+import { EntityBuffer, EventBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
 import type { Bookmarks } from './Bookmarks';
 
@@ -75,6 +73,10 @@ export class MarkerIndex {
   private seenFlags = new Uint8Array(0);
   private inFrame = new Int32Array(0);
   private readonly events = new EventBuffer();
+  private readonly header = new FrameHeader();
+  /** Handles and flags of the frame being scanned and of the one before (swapped every frame). */
+  private curHandles = new EntityBuffer();
+  private prevHandles = new EntityBuffer();
   private readonly unsubscribe: () => void;
 
   public constructor(public readonly reader: FrameReader, public readonly bookmarks: Bookmarks) {
@@ -179,38 +181,39 @@ export class MarkerIndex {
 
   private scanFrame(f: number): void {
     const r = this.reader;
-    const ring = r.ring;
-    const at = ring.offsetOf(f);
-    if (at < 0) {
+    // This frame's handles go to the buffer that held frame f - 2; the other keeps f - 1.
+    const cur = this.prevHandles;
+    if (!r.readHeader(f, this.header) || !r.readHandles(f, cur)) {
       this.prevKnown = false;
       return;
     }
-    const u = ring.u32;
-    const over = u[at + H_OVER_BUDGET];
-    if ((u[at + H_FLAGS] & FRAME_TRUNCATED) !== 0) {
+    this.prevHandles = this.curHandles;
+    this.curHandles = cur;
+    const over = this.header.overBudget;
+    if (this.header.truncated) {
       // No entities stored: nothing is known about who was present.
       this.prevKnown = false;
       if (over !== 0) this.push(MarkerKind.OVER_BUDGET, f, -1, over);
       this.scanEvents(f);
       return;
     }
-    const n = u[at + H_ENTITY_COUNT];
-    const base = at + HEADER_WORDS;
+    const n = cur.count;
+    const handles = cur.handles;
+    const flags = cur.flags;
     const table = r.entities;
-    this.ensureTables(table.capacity, u, base, n);
+    this.ensureTables(table.capacity, handles, n);
     const seenFrame = this.seenFrame;
     const seenFlags = this.seenFlags;
     const inFrame = this.inFrame;
     const prevKnown = this.prevKnown;
     if (prevKnown) {
       // Despawns belong to frame f - 1 (their last frame), so they come before f's own markers.
-      for (let i = 0; i < n; i++) inFrame[u[base + i] & HANDLE_MASK] = f;
-      const pat = ring.offsetOf(f - 1);
-      if (pat >= 0 && (u[pat + H_FLAGS] & FRAME_TRUNCATED) === 0) {
-        const pn = u[pat + H_ENTITY_COUNT];
-        const pbase = pat + HEADER_WORDS;
-        for (let i = 0; i < pn; i++) {
-          const h = u[pbase + i] & HANDLE_MASK;
+      // `prevKnown`: f - 1 was scanned (and not truncated), so `prevHandles` holds it.
+      for (let i = 0; i < n; i++) inFrame[handles[i]] = f;
+      if (r.has((f - 1) | 0)) {
+        const prev = this.prevHandles;
+        for (let i = 0; i < prev.count; i++) {
+          const h = prev.handles[i];
           if (inFrame[h] !== f) this.push(MarkerKind.DESPAWN, f - 1, h, 0);
         }
       }
@@ -219,9 +222,8 @@ export class MarkerIndex {
     const spawns = table.spawnFrames;
     const DAMAGED = EntityFlags.DAMAGED;
     for (let i = 0; i < n; i++) {
-      const w = u[base + i];
-      const h = w & HANDLE_MASK;
-      const fl = w >>> HANDLE_BITS;
+      const h = handles[i];
+      const fl = flags[i];
       const wasHere = prevKnown && seenFrame[h] === f - 1;
       if (spawns[h] === f) this.push(MarkerKind.SPAWN, f, h, 0);
       if ((fl & DAMAGED) !== 0) {
@@ -246,23 +248,18 @@ export class MarkerIndex {
       if (id <= 0x7fffffff) {
         // Usually the id's current life; when a newer life took the id since, search frame f itself.
         h = t.lookup(id);
-        if (h >= 0 && !(t.used[h] === 1 && t.spawnFrames[h] <= f && t.lastFrame(h) >= f)) h = this.handleOfId(f, id);
+        if (h >= 0 && !(t.used[h] === 1 && t.spawnFrames[h] <= f && t.lastFrame(h) >= f)) h = this.handleOfId(id);
       }
       this.push(MarkerKind.EVENT, f, h, ev.kinds[i]);
     }
   }
 
-  /** Handle of numeric id `id` in frame `f` by a scan of its handle words, or -1. */
-  private handleOfId(f: number, id: number): number {
-    const ring = this.reader.ring;
-    const at = ring.offsetOf(f);
-    if (at < 0) return -1;
-    const u = ring.u32;
-    const n = u[at + H_ENTITY_COUNT];
-    const base = at + HEADER_WORDS;
+  /** Handle of numeric id `id` in the frame being scanned (its handles are in `curHandles`), or -1. */
+  private handleOfId(id: number): number {
+    const cur = this.curHandles;
     const ids = this.reader.entities.ids;
-    for (let i = 0; i < n; i++) {
-      const h = u[base + i] & HANDLE_MASK;
+    for (let i = 0; i < cur.count; i++) {
+      const h = cur.handles[i];
       if (ids[h] === id) return h;
     }
     return -1;
@@ -295,10 +292,10 @@ export class MarkerIndex {
     this.channels = channels;
   }
 
-  private ensureTables(capacity: number, u: Uint32Array, base: number, n: number): void {
+  private ensureTables(capacity: number, handles: Int32Array, n: number): void {
     let need = capacity;
     for (let i = 0; i < n; i++) {
-      const h = u[base + i] & HANDLE_MASK;
+      const h = handles[i];
       if (h >= need) need = h + 1;
     }
     if (need <= this.seenFrame.length) return;

@@ -1,4 +1,3 @@
-import { H_TIME } from '../format/layout';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
 import { Presence, type SampleBuffer } from './SampleBuffer';
@@ -151,6 +150,8 @@ export class Sampler {
   private gen = 0;
   private decodes = 0;
   private readonly request = new Float64Array(1);
+  /** `timingInto` scratch (time, dt). */
+  private readonly timing = new Float64Array(2);
 
   public constructor(public readonly reader: FrameReader, options: Partial<SamplerOptions> = {}) {
     const o: SamplerOptions = { ...DEFAULT_SAMPLER_OPTIONS, ...options };
@@ -278,10 +279,10 @@ export class Sampler {
     const r = this.reader;
     const s0 = this.slot0;
     const s1 = this.slot1;
-    const at = r.ring.offsetOf(frame);
-    if (at < 0) return null;
-    // The time is read in place (not through a call returning a double, which could allocate).
-    const time = r.ring.f64[(at + H_TIME) >>> 1];
+    const at = r.offsetOf(frame);
+    // The time comes through `timingInto` (a call returning a double could box it when not inlined).
+    if (at < 0 || !r.timingInto(frame, this.timing, 0)) return null;
+    const time = this.timing[0];
     if (s0.frame === frame && at === s0.offset && time === s0.time) return s0;
     if (s1.frame === frame && at === s1.offset && time === s1.time) return s1;
     return null;
@@ -294,7 +295,7 @@ export class Sampler {
     this.decodes++;
     if (!r.readHeader(frame, slot.header) || !r.readEntities(frame, slot.entities, true)) return false;
     slot.frame = frame;
-    slot.offset = r.ring.offsetOf(frame);
+    slot.offset = r.offsetOf(frame);
     slot.time = slot.header.time;
     return true;
   }

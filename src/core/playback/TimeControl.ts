@@ -1,4 +1,3 @@
-import { H_DT, H_TIME } from '../format/layout';
 import type { FrameReader } from '../read/FrameReader';
 
 /** `live`: the game runs and records, the view follows the newest frame. `paused`/`playing`: viewing the past. */
@@ -62,6 +61,8 @@ export class TimeControl {
   private seenLoop: boolean;
   /** Output of `segment` (a field, not a return value: a returned double may be boxed). */
   private segDur = 0;
+  /** `timingInto` scratch: time and dt of frame f, then of f - 1. */
+  private readonly timing = new Float64Array(4);
 
   public constructor(public readonly reader: FrameReader, options: Partial<TimeControlOptions> = {}) {
     const o: TimeControlOptions = { ...DEFAULT_TIME_CONTROL_OPTIONS, ...options };
@@ -254,15 +255,16 @@ export class TimeControl {
     return this.segDur;
   }
 
-  /** Sets `segDur` to `frameDuration(f)`, reading the ring in place. */
+  /**
+   * Sets `segDur` to `frameDuration(f)` (`f` int32). The times come through `timingInto`, which
+   * returns no double, so nothing is boxed here whether or not V8 inlines the calls.
+   */
   private segment(f: number): void {
-    const ring = this.reader.ring;
-    const at = ring.offsetOf(f);
-    let d = at < 0 ? Number.NaN : ring.f32[at + H_DT];
-    if (!(d > 0)) {
-      const pat = ring.offsetOf(f - 1);
-      d = at < 0 || pat < 0 ? Number.NaN : ring.f64[(at + H_TIME) >>> 1] - ring.f64[(pat + H_TIME) >>> 1];
-    }
+    const r = this.reader;
+    const t = this.timing;
+    const held = r.timingInto(f, t, 0);
+    let d = held ? t[1] : Number.NaN;
+    if (!(d > 0)) d = held && r.timingInto((f - 1) | 0, t, 2) ? t[0] - t[2] : Number.NaN;
     if (!(d > 0)) d = this.options.fallbackDt;
     this.segDur = d > this.options.maxFrameDt ? this.options.maxFrameDt : d;
   }

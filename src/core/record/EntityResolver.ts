@@ -15,6 +15,27 @@ const MAX_RUNS = 64;
 /** Reports a problem once per `key` (the recorder's warning channel). */
 export type WarnOnce = (key: string, message: string) => void;
 
+/** What an `EntityResolver` works with: the recorder's storage, kernel, reader and warning channel. */
+export interface EntityResolverContext {
+  /** Most entries per frame. */
+  readonly capacity: number;
+  /** The recorder's kernel; the resolver's block (`EntityResolver.layout`) is at byte `blockByte` of its buffer. */
+  readonly kernel: EntityKernel;
+  readonly blockByte: number;
+  /** Where the frame's entity section is written. */
+  readonly ring: FrameRing;
+  /** Lives: id → handle, spawn and last frames. */
+  readonly table: EntityTable;
+  /** Reads the previous frame's positions, to repair a non-finite one. */
+  readonly reader: FrameReader;
+  readonly stats: RecorderStats;
+  readonly warn: WarnOnce;
+  /** Keys already warned about: a message is built only when its key is not in here. */
+  readonly warned: ReadonlySet<string>;
+  /** Called when an entry starts a new life (the recorder applies a pending `describe`). */
+  readonly onNewLife: (id: number, handle: number) => void;
+}
+
 /** Words of the block header that tells the WebAssembly `run` where the columns are (byte addresses). */
 const HEADER = 8;
 const L_IDS = 0;
@@ -47,7 +68,7 @@ function pad16(n: number): number {
  *
  * @example
  * const block = EntityResolver.layout(capacity, handles); // bytes to reserve in the kernel's buffer
- * const resolver = new EntityResolver(capacity, kernel, blockByte, ring, table, reader, stats, warn, warned, onNewLife);
+ * const resolver = new EntityResolver({ capacity, kernel, blockByte, ring, table, reader, stats, warn, warned, onNewLife });
  * resolver.ids[0] = 7; // staged by Recorder.entity, with kernel.x[0] ... kernel.qw[0]
  * const kept = resolver.resolve(frame, 1, base, false);
  */
@@ -94,25 +115,25 @@ export class EntityResolver {
   private readonly runBounds = new Int32Array(2 * MAX_RUNS);
   private runCount = 0;
 
-  /**
-   * @param capacity Most entries per frame.
-   * @param kernel The recorder's kernel; the block (`EntityResolver.layout`) is at byte `blockByte` of
-   *   its buffer.
-   */
-  public constructor(
-    capacity: number,
-    private readonly kernel: EntityKernel,
-    blockByte: number,
-    private readonly ring: FrameRing,
-    private readonly table: EntityTable,
-    private readonly reader: FrameReader,
-    private readonly stats: RecorderStats,
-    private readonly warn: WarnOnce,
-    /** Keys already warned about: a message is built only when its key is not in here. */
-    private readonly warned: ReadonlySet<string>,
-    /** Called when an entry starts a new life (the recorder applies a pending `describe`). */
-    private readonly onNewLife: (id: number, handle: number) => void,
-  ) {
+  private readonly kernel: EntityKernel;
+  private readonly ring: FrameRing;
+  private readonly table: EntityTable;
+  private readonly reader: FrameReader;
+  private readonly stats: RecorderStats;
+  private readonly warn: WarnOnce;
+  private readonly warned: ReadonlySet<string>;
+  private readonly onNewLife: (id: number, handle: number) => void;
+
+  public constructor(context: EntityResolverContext) {
+    const { capacity, kernel, blockByte } = context;
+    this.kernel = kernel;
+    this.ring = context.ring;
+    this.table = context.table;
+    this.reader = context.reader;
+    this.stats = context.stats;
+    this.warn = context.warn;
+    this.warned = context.warned;
+    this.onNewLife = context.onNewLife;
     const buffer = kernel.buffer;
     this.headerByte = blockByte;
     this.header = new Int32Array(buffer, blockByte, HEADER);
@@ -134,7 +155,7 @@ export class EntityResolver {
     this.keptIndex = new Int32Array(capacity);
     this.despawnIds = new Int32Array(capacity);
     this.despawnAt = new Int32Array(capacity);
-    this.deaths = new DeathQueue(table.capacity);
+    this.deaths = new DeathQueue(context.table.capacity);
   }
 
   /** Starts a frame: forgets the previous frame's counts and queued despawns. */

@@ -156,10 +156,20 @@ export class Recorder {
     this.eventFloats = new Float32Array(this.events.buffer);
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
-    this.resolver = new EntityResolver(n, k, blockByte, this.ring, this.entities, this.reader, this.stats, this.warnFn, this.warned,
-      (id, h) => {
+    this.resolver = new EntityResolver({
+      capacity: n,
+      kernel: k,
+      blockByte,
+      ring: this.ring,
+      table: this.entities,
+      reader: this.reader,
+      stats: this.stats,
+      warn: this.warnFn,
+      warned: this.warned,
+      onNewLife: (id, h) => {
         if (this.pending.count > 0) this.applyPending(id, h);
-      });
+      },
+    });
     this.inIds = this.resolver.ids;
     this.inFlags = this.resolver.flags;
   }

@@ -192,6 +192,19 @@ describe('Lifetimes and MarkerIndex over spawn/despawn churn', () => {
     expect(actualMarkers(markers, rec)).toEqual(game.expectedMarkers(true));
   });
 
+  it('lists no despawn in a frame evicted just before the frame after it is scanned', () => {
+    const rec = quietRecorder({ maxFrames: 30 });
+    const game = new ChurnGame(rec, 11);
+    const markers = new MarkerIndex(rec.reader, new Bookmarks());
+    for (let f = 0; f < 10; f++) game.step();
+    markers.refresh(); // scanned through frame 9
+    for (let f = 0; f < 30; f++) game.step(); // frames 10..39 held: frame 9 is gone, frame 10 is next to scan
+    markers.refresh();
+    expect(rec.reader.oldestFrame).toBe(10);
+    for (let i = 0; i < markers.count; i++) expect(markers.frames[i]).toBeGreaterThanOrEqual(10);
+    expect(actualMarkers(markers, rec)).toEqual(game.expectedMarkers(false));
+  });
+
   it('starts over when the recorder is cleared', () => {
     const rec = quietRecorder();
     const game = new ChurnGame(rec, 21, 20);

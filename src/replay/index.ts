@@ -1,9 +1,8 @@
 /**
- * Everything replay files offer outside `src/replay`, in two tiers: saving and loading (re-exported
- * by the `rewindable` entry), and the file format's pieces (re-exported by `rewindable/format`).
+ * What replay files offer a game: saving and loading, re-exported by the `rewindable` entry. The
+ * file format's pieces (magic, versions, checksum, xor-delta) are listed by `src/format.ts`
+ * (`rewindable/format`) straight from the modules.
  */
-
-// ── Game-facing: save and load ──────────────────────────────────────────────────────────────────
 export {
   DEFAULT_SAVE_REPLAY_OPTIONS, type ReplayBookmark, type ReplayInfo, type ReplaySource, type SaveReplayOptions,
   saveReplay,
@@ -13,11 +12,3 @@ export { ReplayError, type ReplayErrorCode, type ReplayWarning, type ReplayWarni
 export {
   DEFAULT_REPLAY_LIMITS, REPLAY_FILE_EXTENSION, type ReplayCompression, type ReplayLimits,
 } from './replayFormat';
-
-// ── Advanced (rewindable/format): the file format ──────────────────────────────────────────────
-export {
-  BUILTIN_CHANNEL_NAMES, MAX_FRAME_NUMBER, REPLAY_CODECS, REPLAY_FORMAT_VERSION, REPLAY_MAGIC, REPLAY_MAGIC_BYTES,
-  REPLAY_MIN_FORMAT_VERSION,
-} from './replayFormat';
-export { CHECKSUM_SEED, checksumWords } from './checksum';
-export { type XorDeltaHeader, xorDeltaBound, xorDeltaDecode, xorDeltaEncode, xorDeltaHeader } from './xorDelta';

@@ -1,4 +1,4 @@
-import { Channel, EntityBuffer, FrameHeader, PRIM_TEXT, PrimitiveBuffer, quatToAngleZ } from 'rewindable';
+import { Channel, EntityBuffer, FrameHeader, PrimitiveBuffer, PrimitiveType, quatToAngleZ } from 'rewindable';
 import { describe, expect, it } from 'vitest';
 import { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
@@ -199,7 +199,7 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
     const reader = rw.recorder.reader;
     expect(reader.readPrimitives(reader.newestFrame, 1 << Channel.AI, prims)).toBe(true);
     const texts: string[] = [];
-    for (let i = 0; i < prims.count; i++) if (prims.types[i] === PRIM_TEXT) texts.push(prims.text(i));
+    for (let i = 0; i < prims.count; i++) if (prims.types[i] === PrimitiveType.TEXT) texts.push(prims.text(i));
     // Squads patrol in formation, so a squad's three labels share one paragraph.
     const merged = texts.filter((t) => t.split('\n').length >= 2);
     expect(merged.length).toBeGreaterThan(0);

@@ -49,11 +49,10 @@ describe('the public entries', () => {
     }
   });
 
-  it('leaves nothing that core and replay offer outside both entries', () => {
-    const offered = new Set([...Object.keys(core), ...Object.keys(replay)]);
+  it('puts everything the core and replay index offer in one of the two entries', () => {
     const entries = new Set([...Object.keys(root), ...Object.keys(format)]);
-    expect([...offered].filter((n) => !entries.has(n))).toEqual([]);
-    expect([...entries].filter((n) => !offered.has(n))).toEqual([]);
+    const offered = [...Object.keys(core), ...Object.keys(replay)];
+    expect(offered.filter((n) => !entries.has(n))).toEqual([]);
   });
 
   it('lists exports explicitly: no `export *` in the core, replay and cli entries', () => {

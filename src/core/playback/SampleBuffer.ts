@@ -1,4 +1,4 @@
-import { growTyped } from '../read/buffers';
+import { EntityBuffer, growTyped } from '../read/buffers';
 
 /**
  * Which of the two neighbour frames of a sample held an entity: both (blended), only the earlier
@@ -18,9 +18,11 @@ export const Presence = {
 export type PresenceValue = (typeof Presence)[keyof typeof Presence];
 
 /**
- * The caller-owned output of `Sampler.sample`: one row per entity in flat typed arrays with a
- * stride (positions 3, rotations 4, bone rotations 4, bone offsets 3). Arrays grow only when a
- * sample holds more entities or bones than ever before, so steady-state sampling allocates nothing.
+ * The caller-owned output of `Sampler.sample`: an `EntityBuffer` (one row per entity: handles,
+ * flags, positions, rotations, bones, in flat typed arrays with a stride) plus the sample's own
+ * columns (ids, spawn frames, presence) and the blend. Flags come from the nearer of the two frames.
+ * Arrays grow only when a sample holds more entities or bones than ever before, so steady-state
+ * sampling allocates nothing.
  *
  * Treat the arrays as read-only: the sampler may skip rewriting the rows that did not change since
  * it last wrote this buffer (handles, ids, spawn frames, presence and the bone layout).
@@ -35,33 +37,13 @@ export type PresenceValue = (typeof Presence)[keyof typeof Presence];
  *   const player = out.indexOfHandle(playerHandle); // O(1), -1 when absent
  * }
  */
-export class SampleBuffer {
-  /** Rows written by the last sample. */
-  public count = 0;
-  /** Dense handle of each row (see `EntityTable`); a handle names one unique id (id + spawn frame). */
-  public handles = new Int32Array(0);
+export class SampleBuffer extends EntityBuffer {
   /** The game's numeric id of each row. */
   public ids = new Int32Array(0);
   /** Frame in which each row's life began (with `ids`, the unique id). */
   public spawnFrames = new Int32Array(0);
-  /** x, y, z per row. */
-  public positions = new Float32Array(0);
-  /** Rotation quaternion x, y, z, w per row (unit length). */
-  public rotations = new Float32Array(0);
-  /** Display flags (`EntityFlags`) from the nearer of the two frames. */
-  public flags = new Uint8Array(0);
   /** `Presence` of each row. */
   public presence = new Uint8Array(0);
-  /** First bone of each row in `boneRotations`/`boneOffsets` (in bones), or -1 for none. */
-  public boneStart = new Int32Array(0);
-  /** Bones of each row (0 when `boneStart` is -1). */
-  public boneCount = new Uint16Array(0);
-  /** Local bone rotations, x, y, z, w per bone. */
-  public boneRotations = new Float32Array(0);
-  /** Local bone offsets, x, y, z per bone. */
-  public boneOffsets = new Float32Array(0);
-  /** Bone slots in use (some rows may use fewer than they reserve). */
-  public boneTotal = 0;
   /** Camera x, y, z, qx, qy, qz, qw, zoom, interpolated (valid when `hasCamera`). */
   public readonly camera = new Float32Array(8);
   /** Whether either neighbour frame recorded the game camera. */
@@ -87,31 +69,15 @@ export class SampleBuffer {
   private indexStamp = new Int32Array(0);
 
   public constructor(capacity = 0, boneCapacity = 0) {
+    super(); // with no capacity: this class's columns exist only once it returns (see `growRows`)
     this.ensure(capacity);
     this.ensureBones(boneCapacity);
   }
 
-  /** Grows the per-entity arrays to hold `n` rows (never shrinks). */
-  public ensure(n: number): void {
-    if (n <= this.handles.length) return;
-    const cap = Math.max(n, this.handles.length * 2, 16);
-    this.handles = growTyped(this.handles, new Int32Array(cap));
+  protected override growRows(cap: number): void {
     this.ids = growTyped(this.ids, new Int32Array(cap));
     this.spawnFrames = growTyped(this.spawnFrames, new Int32Array(cap));
-    this.positions = growTyped(this.positions, new Float32Array(cap * 3));
-    this.rotations = growTyped(this.rotations, new Float32Array(cap * 4));
-    this.flags = growTyped(this.flags, new Uint8Array(cap));
     this.presence = growTyped(this.presence, new Uint8Array(cap));
-    this.boneStart = growTyped(this.boneStart, new Int32Array(cap));
-    this.boneCount = growTyped(this.boneCount, new Uint16Array(cap));
-  }
-
-  /** Grows the bone arrays to hold `n` bones (never shrinks). */
-  public ensureBones(n: number): void {
-    if (n * 4 <= this.boneRotations.length) return;
-    const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);
-    this.boneRotations = growTyped(this.boneRotations, new Float32Array(cap * 4));
-    this.boneOffsets = growTyped(this.boneOffsets, new Float32Array(cap * 3));
   }
 
   /**

@@ -22,21 +22,30 @@ export class FrameHeader {
 }
 
 /**
- * Decoded entities of one frame in flat arrays with a stride (positions 3, rotations 4), owned by
- * the caller and reused: capacity grows only when a frame holds more than ever before.
+ * Decoded entities of one frame in flat arrays with a stride (positions 3, rotations 4, bone
+ * rotations 4, bone offsets 3), one row per entity, owned by the caller and reused: capacity grows
+ * only when a frame holds more than ever before. `SampleBuffer` is this with a sample's columns added.
  */
 export class EntityBuffer {
+  /** Rows in use. */
   public count = 0;
-  /** Handles (dense per unique id; see `EntityTable`). */
+  /** Handles (dense per unique id; see `EntityTable`): a handle names one unique id (id + spawn frame). */
   public handles = new Int32Array(0);
+  /** Display flags (`EntityFlags`). */
   public flags = new Uint8Array(0);
+  /** x, y, z per row. */
   public positions = new Float32Array(0);
+  /** Rotation quaternion x, y, z, w per row (unit length). */
   public rotations = new Float32Array(0);
-  /** First bone of entity i in `boneRotations`/`boneOffsets` (in bones), or -1 for none. */
+  /** First bone of row i in `boneRotations`/`boneOffsets` (in bones), or -1 for none. */
   public boneStart = new Int32Array(0);
+  /** Bones of each row (0 when `boneStart` is -1). */
   public boneCount = new Uint16Array(0);
+  /** Bone slots in use. */
   public boneTotal = 0;
+  /** Local bone rotations, x, y, z, w per bone. */
   public boneRotations = new Float32Array(0);
+  /** Local bone offsets, x, y, z per bone. */
   public boneOffsets = new Float32Array(0);
 
   public constructor(capacity = 0, boneCapacity = 0) {
@@ -44,7 +53,7 @@ export class EntityBuffer {
     this.ensureBones(boneCapacity);
   }
 
-  /** Grows the entity arrays to hold `n` (never shrinks). */
+  /** Grows the per-row arrays to hold `n` rows (never shrinks). */
   public ensure(n: number): void {
     if (n <= this.handles.length) return;
     const cap = Math.max(n, this.handles.length * 2, 16);
@@ -54,9 +63,17 @@ export class EntityBuffer {
     this.rotations = growTyped(this.rotations, new Float32Array(cap * 4));
     this.boneStart = growTyped(this.boneStart, new Int32Array(cap));
     this.boneCount = growTyped(this.boneCount, new Uint16Array(cap));
+    this.growRows(cap);
   }
 
-  /** Grows the bone arrays to hold `n` bones. */
+  /**
+   * Grows the per-row columns a subclass adds to `cap` rows; called by `ensure`. A subclass's own
+   * fields do not exist yet while this constructor runs, so a subclass calls `super()` with no
+   * capacity and `ensure` itself.
+   */
+  protected growRows(_cap: number): void {}
+
+  /** Grows the bone arrays to hold `n` bones (never shrinks). */
   public ensureBones(n: number): void {
     if (n * 4 <= this.boneRotations.length) return;
     const cap = Math.max(n, (this.boneRotations.length / 4) * 2, 16);

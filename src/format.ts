@@ -5,7 +5,8 @@
  *
  * - The frame layout (docs/concepts.md, "What is stored per frame"): header word offsets (`H_*`),
  *   flags, handle and bone bit fields, primitive record types and sizes, event records.
- * - The rotation codec: smallest-three quaternions (`encodeQuat*`, `decodeQuat*`) and `slerpInto`.
+ * - Rotations: the smallest-three codec (`encodeQuat*`, `decodeQuat*`) and the sampler's slerp
+ *   (`slerpInto`, or `slerpCoefficients` once and `slerpWithCoefficients` per quaternion).
  * - Storage: `FrameRing` (the arena), `EntityTable` (one row per unique id), `ChannelRegistry` and
  *   `StaticLayers` as classes, so a loader can build a `FrameReader` over bytes of its own.
  * - The parts `Playback` bundles, to use one alone: `TimeControl`, `Sampler`, `Bookmarks`,
@@ -36,8 +37,9 @@ export {
 // The rotation codec
 export {
   QUAT_IDENTITY_BITS, decodeQuat, decodeQuatAt, encodeQuat, encodeQuatAt, encodeQuatColumns, quatIsEncodable,
-  quatIsEncodableAt, quatStatus, slerpInto,
+  quatIsEncodableAt, quatStatus,
 } from './core/math/quat';
+export { SLERP_COEF_LENGTH, SLERP_T, slerpCoefficients, slerpInto, slerpWithCoefficients } from './core/math/slerp';
 
 // Storage and decoding
 export { FrameRing } from './core/store/FrameRing';

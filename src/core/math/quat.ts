@@ -408,49 +408,6 @@ export function decodeQuatAt(words: Uint32Array, at: number, out: Float32Array |
 /** The identity rotation, encoded. */
 export const QUAT_IDENTITY_BITS = IDENTITY;
 
-/**
- * Shortest-path spherical interpolation of two unit quaternions stored at `a[ai]` and `b[bi]`,
- * written to `out[oi]`. Falls back to normalised lerp when they are nearly equal.
- */
-export function slerpInto(
-  a: ArrayLike<number>,
-  ai: number,
-  b: ArrayLike<number>,
-  bi: number,
-  t: number,
-  out: Float32Array | Float64Array,
-  oi: number,
-): void {
-  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
-  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) {
-    cos = -cos;
-    bx = -bx; by = -by; bz = -bz; bw = -bw;
-  }
-  let s0: number;
-  let s1: number;
-  if (cos > 0.9995) {
-    s0 = 1 - t;
-    s1 = t;
-  } else {
-    const theta = Math.acos(cos);
-    const inv = 1 / Math.sin(theta);
-    s0 = Math.sin((1 - t) * theta) * inv;
-    s1 = Math.sin(t * theta) * inv;
-  }
-  let x = s0 * ax + s1 * bx;
-  let y = s0 * ay + s1 * by;
-  let z = s0 * az + s1 * bz;
-  let w = s0 * aw + s1 * bw;
-  const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  x *= n; y *= n; z *= n; w *= n;
-  out[oi] = x;
-  out[oi + 1] = y;
-  out[oi + 2] = z;
-  out[oi + 3] = w;
-}
-
 /** Rotation about the z axis (radians) of the quaternion at `q[i]`: what a 2D game displays. */
 export function quatToAngleZ(q: ArrayLike<number>, i: number): number {
   const x = q[i], y = q[i + 1], z = q[i + 2], w = q[i + 3];

@@ -1,3 +1,4 @@
+import { SLERP_COEF_LENGTH, SLERP_SERIES_MIN_COS, SLERP_T, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
 import { Presence, type SampleBuffer } from './SampleBuffer';
@@ -22,81 +23,13 @@ export const DEFAULT_SAMPLER_OPTIONS: Readonly<SamplerOptions> = Object.freeze({
 });
 
 /**
- * Slerp weights come from a series when |cos θ| (θ: the half-angle between the two rotations) is at
- * least this, i.e. for rotations up to 120° between two frames; trigonometry beyond. See `seriesWeights`.
+ * The current blend: the slerp coefficients for the blend factor at `seriesCoef[BLEND_T]` (see
+ * `math/slerp.ts`). The blend factor travels through this array rather than as an argument: a
+ * double passed to a function the engine does not inline is boxed, and the sample path must not
+ * allocate.
  */
-const SERIES_MIN_COS = 0.5;
-/** Series terms: the weight error is below 1.2e-7 (float32 precision) for |cos θ| >= 0.5. */
-const SERIES_TERMS = 10;
-/**
- * The current blend: SERIES_TERMS coefficients for weight t, SERIES_TERMS for 1 - t, then t itself
- * at BLEND_T. The blend factor travels through this array rather than as an argument: a double
- * passed to a function the engine does not inline is boxed, and the sample path must not allocate.
- */
-const seriesCoef = new Float64Array(SERIES_TERMS * 2 + 1);
-const BLEND_T = SERIES_TERMS * 2;
-
-/**
- * Fills `seriesCoef` for the blend factor at `seriesCoef[BLEND_T]`. With x = cos θ, the slerp weight
- * f(x) = sin(tθ) / sin θ solves (1 - x²) f'' - 3x f' + (t² - 1) f = 0 (a Chebyshev-U equation);
- * expanding f = Σ b_k (x - 1)^k gives b_0 = t and b_k = b_{k-1} (t² - k²) / (k (2k + 1)). The
- * coefficients depend on t only, so one sample computes them once for all of its entities, and each
- * weight is then a polynomial evaluation instead of acos and two sines.
- */
-function seriesWeights(): void {
-  const c = seriesCoef;
-  const t = c[BLEND_T];
-  const u = 1 - t;
-  let bt = t;
-  let bu = u;
-  c[0] = bt;
-  c[SERIES_TERMS] = bu;
-  for (let k = 1; k < SERIES_TERMS; k++) {
-    const d = k * (2 * k + 1);
-    bt = (bt * (t * t - k * k)) / d;
-    bu = (bu * (u * u - k * k)) / d;
-    c[k] = bt;
-    c[SERIES_TERMS + k] = bu;
-  }
-}
-
-/** Shortest-path slerp of Float32Array quaternions by the current blend (see `seriesWeights`), renormalised. */
-function slerpSeries(a: Float32Array, ai: number, b: Float32Array, bi: number, out: Float32Array, oi: number): void {
-  const t = seriesCoef[BLEND_T];
-  const x0 = a[ai], y0 = a[ai + 1], z0 = a[ai + 2], w0 = a[ai + 3];
-  let x1 = b[bi], y1 = b[bi + 1], z1 = b[bi + 2], w1 = b[bi + 3];
-  let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
-  if (cos < 0) {
-    cos = -cos;
-    x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1;
-  }
-  let s0: number;
-  let s1: number;
-  if (cos >= SERIES_MIN_COS) {
-    const c = seriesCoef;
-    const y = cos - 1;
-    s1 = c[SERIES_TERMS - 1];
-    s0 = c[2 * SERIES_TERMS - 1];
-    for (let k = SERIES_TERMS - 2; k >= 0; k--) {
-      s1 = s1 * y + c[k];
-      s0 = s0 * y + c[SERIES_TERMS + k];
-    }
-  } else {
-    const theta = Math.acos(cos > 1 ? 1 : cos);
-    const inv = 1 / Math.sin(theta);
-    s0 = Math.sin((1 - t) * theta) * inv;
-    s1 = Math.sin(t * theta) * inv;
-  }
-  const x = s0 * x0 + s1 * x1;
-  const y = s0 * y0 + s1 * y1;
-  const z = s0 * z0 + s1 * z1;
-  const w = s0 * w0 + s1 * w1;
-  const nrm = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  out[oi] = x * nrm;
-  out[oi + 1] = y * nrm;
-  out[oi + 2] = z * nrm;
-  out[oi + 3] = w * nrm;
-}
+const seriesCoef = new Float64Array(SLERP_COEF_LENGTH);
+const BLEND_T = SLERP_T;
 
 /** A decoded frame kept for reuse, with what identifies its content in the ring. */
 class FrameSlot {
@@ -245,7 +178,7 @@ export class Sampler {
     out.time = ha.time + (hb.time - ha.time) * t;
     out.overBudget = nearB ? hb.overBudget : ha.overBudget;
     seriesCoef[BLEND_T] = t;
-    if (sa !== sb) seriesWeights();
+    if (sa !== sb) slerpCoefficients(seriesCoef);
     this.blendCamera(ha, hb, out);
 
     if (sa === sb) this.copyFrame(sa.entities, out);
@@ -449,7 +382,8 @@ export class Sampler {
     const nearB = t >= 0.5;
     const u = 1 - t;
     const anyBones = a.boneTotal > 0 || b.boneTotal > 0;
-    // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every entity.
+    // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every
+    // entity: the SLERP_SERIES_TERMS (10) coefficients of each, unrolled.
     const t0 = c[0], t1 = c[1], t2 = c[2], t3 = c[3], t4 = c[4], t5 = c[5], t6 = c[6], t7 = c[7], t8 = c[8], t9 = c[9];
     const u0 = c[10], u1 = c[11], u2 = c[12], u3 = c[13], u4 = c[14], u5 = c[15], u6 = c[16], u7 = c[17], u8 = c[18], u9 = c[19];
     for (let k = 0; k < n; k++) {
@@ -471,7 +405,9 @@ export class Sampler {
         op[o3] = ax + dx * t;
         op[o3 + 1] = ay + dy * t;
         op[o3 + 2] = az + dz * t;
-        // Shortest-path slerp, inlined: series weights for |cos| >= SERIES_MIN_COS, trigonometry beyond.
+        // Shortest-path slerp: a hand-inlined copy of `slerpWithCoefficients` (math/slerp.ts), kept
+        // in the loop for speed; slerp.test.ts checks that the two agree. Series weights for
+        // |cos| >= SLERP_SERIES_MIN_COS, trigonometry beyond.
         const qa = ia * 4;
         const qb = ib * 4;
         const x0 = ar[qa], y0 = ar[qa + 1], z0 = ar[qa + 2], w0 = ar[qa + 3];
@@ -483,7 +419,7 @@ export class Sampler {
         }
         let s0: number;
         let s1: number;
-        if (cos >= SERIES_MIN_COS) {
+        if (cos >= SLERP_SERIES_MIN_COS) {
           // Estrin's scheme: shorter dependency chains than Horner.
           const y = cos - 1;
           const y2 = y * y;
@@ -531,7 +467,7 @@ export class Sampler {
     c[0] = ca[0] + dx * t;
     c[1] = ca[1] + dy * t;
     c[2] = ca[2] + dz * t;
-    slerpSeries(ca, 3, cb, 3, c, 3);
+    slerpWithCoefficients(seriesCoef, ca, 3, cb, 3, c, 3);
     c[7] = ca[7] + (cb[7] - ca[7]) * t;
   }
 }
@@ -595,7 +531,7 @@ function blendBones(a: EntityBuffer, ia: number, b: EntityBuffer, ib: number, ou
   const ar = a.boneRotations;
   const br = b.boneRotations;
   const dr = out.boneRotations;
-  for (let j = 0; j < ca; j++) slerpSeries(ar, (sa + j) * 4, br, (sb + j) * 4, dr, (d + j) * 4);
+  for (let j = 0; j < ca; j++) slerpWithCoefficients(seriesCoef, ar, (sa + j) * 4, br, (sb + j) * 4, dr, (d + j) * 4);
   const ao = a.boneOffsets;
   const bo = b.boneOffsets;
   const dof = out.boneOffsets;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeQuat, encodeQuat, slerpInto } from '../../math/quat';
+import { decodeQuat, encodeQuat } from '../../math/quat';
+import { slerpInto } from '../../math/slerp';
 import { Sampler } from '../Sampler';
 import { SampleBuffer } from '../SampleBuffer';
 import { axisAngle, qmul, quietRecorder, randomQuat, rng, rotationDistance } from './helpers';
@@ -76,7 +77,6 @@ describe('slerp', () => {
         worst = Math.max(worst, rotationDistance(out, 0, referenceSlerp(a, b, t), 0));
       }
     }
-    // slerpInto switches to normalised lerp for nearly equal quaternions; that is 1e-6-accurate.
     expect(worst).toBeLessThan(2e-6);
   });
 
@@ -121,6 +121,34 @@ describe('slerp', () => {
     expect(checked).toBeGreaterThan(ps.length * TS.length * 0.9);
     // The blend adds no error of its own beyond the endpoints' quantization.
     expect(worstVsOriginal).toBeLessThan(1e-5);
+  });
+
+  it('the sampler\'s inlined entity slerp agrees with slerpWithCoefficients (its bones)', () => {
+    // Each entity's one bone carries the entity's own rotations, so in one sample the rotation comes
+    // from the loop's hand-inlined copy and the bone from math/slerp.ts, on the same stored values.
+    const ps = pairs();
+    const rec = quietRecorder({ maxEntitiesPerFrame: ps.length, maxBoneWordsPerFrame: ps.length * 8 });
+    const offsets = [0, 0, 0];
+    for (const [f, key] of [[0, 'a'], [1, 'b']] as const) {
+      rec.beginFrame(f, 1);
+      ps.forEach((p, i) => {
+        const q = p[key];
+        rec.entity(i, 0, 0, 0, q[0], q[1], q[2], q[3]);
+        rec.bones(i, 1, q, offsets);
+      });
+      rec.endFrame();
+    }
+    const sampler = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    let worst = 0;
+    for (const t of TS) {
+      expect(sampler.sample(t, out)).toBe(true);
+      for (let k = 0; k < out.count; k++) {
+        expect(out.boneCount[k]).toBe(1);
+        worst = Math.max(worst, rotationDistance(out.rotations, k * 4, out.boneRotations, out.boneStart[k] * 4));
+      }
+    }
+    expect(worst).toBeLessThan(1e-6);
   });
 
   it('a q/-q pair does not spin: every blend is the same rotation', () => {

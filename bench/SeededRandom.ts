@@ -1,6 +1,8 @@
 /**
- * A small, fast, seeded 32-bit generator (xorshift with a multiplicative output mix). Not for
- * cryptography; good enough to make a varied, reproducible world.
+ * The project's one seeded pseudo-random generator (mulberry32: a 32-bit counter with a
+ * multiplicative output mix): the bench's workloads, and every test through `rng` in
+ * tests/helpers/random.ts. Not for cryptography; small, fast, and the same sequence for a seed on
+ * every run, so a failure reproduces.
  *
  * @example
  * const rng = new SeededRandom(42);
@@ -10,22 +12,15 @@ export class SeededRandom {
   private state: number;
 
   public constructor(seed: number) {
-    // Spread the seed over the 32 bits and avoid the all-zero state xorshift cannot leave.
-    let s = Math.imul((seed | 0) ^ 0x9e3779b9, 0x85ebca6b) ^ 0x2545f491;
-    s ^= s >>> 13;
-    this.state = s === 0 ? 0x6d2b79f5 : s;
+    this.state = seed >>> 0;
   }
 
   /** Next 32 random bits as an unsigned integer. */
   public nextUint32(): number {
-    let s = this.state;
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    this.state = s;
-    let r = Math.imul(s ^ (s >>> 15), 0x2c1b3c6d);
-    r ^= r >>> 12;
-    return r >>> 0;
+    const s = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
   }
 
   /** A float in [0, 1). */

@@ -12,23 +12,10 @@ import {
 } from '../sections/sample';
 import { speedProbeMs } from '../lib/speedProbe';
 import { SeededRandom } from '../SeededRandom';
+import { axisAngle, randomQuat } from '../../tests/helpers/rotations';
 import { Workload } from '../Workload';
 
 const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5, settle: async () => 1.5 };
-
-function randomUnitQuat(r: SeededRandom): [number, number, number, number] {
-  for (;;) {
-    const q: [number, number, number, number] = [r.range(-1, 1), r.range(-1, 1), r.range(-1, 1), r.range(-1, 1)];
-    const n = Math.hypot(...q);
-    if (n > 0.1 && n <= 1) return q.map((v) => v / n) as [number, number, number, number];
-  }
-}
-
-/** Rotation of `angle` radians about a unit axis. */
-function axisAngle(ax: number, ay: number, az: number, angle: number): [number, number, number, number] {
-  const s = Math.sin(angle / 2);
-  return [ax * s, ay * s, az * s, Math.cos(angle / 2)];
-}
 
 describe('reference and textbook slerp', () => {
   it('referenceSlerp turns by t·θ about the relative axis, along the shortest path', () => {
@@ -53,14 +40,15 @@ describe('reference and textbook slerp', () => {
 
   it('slerpTextbook agrees with the reference on random pairs, far and near', () => {
     const r = new SeededRandom(11);
+    const rand = (): number => r.next();
     const got = new Float64Array(4);
     const ref = new Float64Array(4);
     let worstFar = 0;
     let worstNear = 0;
     for (let i = 0; i < 2000; i++) {
-      const a = randomUnitQuat(r);
+      const a = randomQuat(rand);
       // Half the pairs are random (mostly far apart), half a small turn apart (the nlerp branch).
-      const b = i % 2 === 0 ? randomUnitQuat(r) : (() => {
+      const b = i % 2 === 0 ? randomQuat(rand) : (() => {
         const d = axisAngle(0, 0, 1, r.range(-0.05, 0.05));
         return [
           d[3] * a[0] + d[0] * a[3] + d[1] * a[2] - d[2] * a[1],

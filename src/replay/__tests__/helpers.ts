@@ -8,18 +8,10 @@ import { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from '../../c
 import { H_TOTAL_WORDS } from '../../core/format/layout';
 import { CHECKSUM_SEED, checksumWords } from '../checksum';
 import { REPLAY_MAGIC_BYTES } from '../replayFormat';
+import { rng } from '../../../tests/helpers/random';
 
-/** Deterministic PRNG (mulberry32): the same seed gives the same recording and the same mutations. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded PRNG: the same seed gives the same recording and the same mutations. */
+export { rng };
 
 export interface RecordingSpec {
   frames: number;

@@ -6,7 +6,8 @@ import { QUAT_IDENTITY_BITS, encodeQuat } from '../../math/quat';
 import { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel } from '../EntityKernel';
 import { ENTITY_KERNEL_WASM } from '../entityKernelWasm';
 import { float32Decides, specEncode } from './specEncoder';
-import { near, randomQuat, rng } from '../../../../tests/helpers/rotations';
+import { rng } from '../../../../tests/helpers/random';
+import { near, randomQuat } from '../../../../tests/helpers/rotations';
 
 /** The hard inputs: worst regions, ties, signed zeros, denormals, non-finite, zero, unnormalised. */
 function hardQuats(r: () => number): number[][] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QUAT_IDENTITY_BITS, decodeQuat, encodeQuat, encodeQuatAt, encodeQuatColumns, quatIsEncodable, quatStatus } from '../quat';
 import { doubleChoice, float32Decides, floatChoice, specEncode } from '../../kernel/__tests__/specEncoder';
-import { near, randomQuat, rng } from '../../../../tests/helpers/rotations';
+import { rng } from '../../../../tests/helpers/random';
+import { near, randomQuat } from '../../../../tests/helpers/rotations';
 
 /** Angle in degrees between two rotations (q and -q are the same rotation). */
 function angleDeg(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -3,7 +3,8 @@ import { EntityFlags } from '../../format/layout';
 import { Bookmarks } from '../Bookmarks';
 import { Lifetimes } from '../Lifetimes';
 import { MarkerIndex, MarkerKind } from '../MarkerIndex';
-import { quietRecorder, rng } from './helpers';
+import { rng } from '../../../../tests/helpers/random';
+import { quietRecorder } from './helpers';
 import type { Recorder } from '../../record/Recorder';
 
 interface Life {

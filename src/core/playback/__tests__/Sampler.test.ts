@@ -3,7 +3,9 @@ import { EntityFlags } from '../../format/layout';
 import { EntityBuffer } from '../../read/buffers';
 import { Sampler } from '../Sampler';
 import { Presence, SampleBuffer } from '../SampleBuffer';
-import { axisAngle, quietRecorder, randomQuat, rng, rotationDistance } from './helpers';
+import { rng } from '../../../../tests/helpers/random';
+import { axisAngle, randomQuat, rotationDistance } from '../../../../tests/helpers/rotations';
+import { quietRecorder } from './helpers';
 import type { Recorder } from '../../record/Recorder';
 
 /** A world of `n` entities moving and turning; recorded for `frames` frames, in a shuffled order each frame. */

@@ -10,7 +10,9 @@ import type { Recorder } from '../../record/Recorder';
 import { Playback } from '../Playback';
 import { Sampler } from '../Sampler';
 import { SampleBuffer } from '../SampleBuffer';
-import { axisAngle, quietRecorder, rng } from './helpers';
+import { rng } from '../../../../tests/helpers/random';
+import { axisAngle } from '../../../../tests/helpers/rotations';
+import { quietRecorder } from './helpers';
 import { allocatedBytes } from '../../../../tests/helpers/allocation';
 
 /** A full garbage collection: `globalThis.gc` when node runs with --expose-gc, else enabled at runtime. */

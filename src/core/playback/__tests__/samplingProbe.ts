@@ -12,7 +12,8 @@ import { allocatedBytes } from '../../../../tests/helpers/allocation';
 import { TimeControl } from '../TimeControl';
 import { Sampler } from '../Sampler';
 import { SampleBuffer } from '../SampleBuffer';
-import { axisAngle, quietRecorder } from './helpers';
+import { axisAngle } from '../../../../tests/helpers/rotations';
+import { quietRecorder } from './helpers';
 
 const rec = quietRecorder({ maxFrames: 64 });
 for (let f = 0; f < 40; f++) {

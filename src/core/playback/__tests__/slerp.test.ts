@@ -3,20 +3,16 @@ import { decodeQuat, encodeQuat } from '../../math/quat';
 import { slerpInto } from '../../math/slerp';
 import { Sampler } from '../Sampler';
 import { SampleBuffer } from '../SampleBuffer';
-import { axisAngle, qmul, quietRecorder, randomQuat, rng, rotationDistance } from './helpers';
+import { rng } from '../../../../tests/helpers/random';
+import { referenceSlerp as benchReferenceSlerp } from '../../../../bench/lib/referenceSample';
+import { axisAngle, qmul, randomQuat, rotationDistance } from '../../../../tests/helpers/rotations';
+import { quietRecorder } from './helpers';
 
-/**
- * Reference slerp by an independent route: the relative rotation r = conj(a)·b is turned into an
- * axis and an angle, the angle is scaled by t, and the partial rotation is applied to a.
- */
-function referenceSlerp(a: ArrayLike<number>, b: ArrayLike<number>, t: number): [number, number, number, number] {
-  const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-  const bb = dot < 0 ? [-b[0], -b[1], -b[2], -b[3]] : [b[0], b[1], b[2], b[3]];
-  const r = qmul([-a[0], -a[1], -a[2], a[3]], bb);
-  const s = Math.hypot(r[0], r[1], r[2]);
-  if (s < 1e-15) return [a[0], a[1], a[2], a[3]];
-  const angle = 2 * Math.atan2(s, r[3]);
-  return qmul(a, axisAngle(r[0], r[1], r[2], angle * t));
+/** The bench's reference slerp (an independent route: axis and angle of the relative rotation), as a tuple. */
+function referenceSlerp(a: ArrayLike<number>, b: ArrayLike<number>, t: number): Float64Array {
+  const out = new Float64Array(4);
+  benchReferenceSlerp(a, b, t, out, 0);
+  return out;
 }
 
 /** Decoded value of a quaternion after the recorder's 32-bit quantisation. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rng } from '../../../../tests/helpers/rotations';
+import { rng } from '../../../../tests/helpers/random';
 import { EntityBuffer } from '../../read/buffers';
 import type { Recorder } from '../Recorder';
 import { quiet } from './helpers';

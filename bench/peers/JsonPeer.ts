@@ -1,9 +1,5 @@
-import type { Workload } from '../Workload';
-import { fillFromObjects, type EntityObject } from './entityObjects';
-import { ObjectMirror } from './ObjectMirror';
-import type { DecodedFrame } from './DecodedFrame';
-import type { PeerRole, RecordPeer } from './RecordPeer';
-import { SnapshotRing } from './SnapshotRing';
+import type { EntityObject } from './entityObjects';
+import { ObjectSnapshotPeer } from './ObjectSnapshotPeer';
 
 /**
  * `JSON.stringify` of the game's entity objects, one string per frame, in a 900-slot ring.
@@ -12,48 +8,20 @@ import { SnapshotRing } from './SnapshotRing';
  * const peer = new JsonPeer(900);
  * world.step(); peer.prepare(world); peer.record(world);
  */
-export class JsonPeer implements RecordPeer {
+export class JsonPeer extends ObjectSnapshotPeer<string> {
   public readonly name = 'JSON.stringify';
-  public readonly role: PeerRole = 'library';
   public readonly note = 'JSON.stringify(entityObjects) per frame; bytes = string length (ASCII)';
-  private readonly mirror = new ObjectMirror();
-  private readonly ring: SnapshotRing<string>;
 
-  public constructor(maxFrames: number) {
-    this.ring = new SnapshotRing<string>(maxFrames);
+  protected snapshot(objects: EntityObject[]): string {
+    return JSON.stringify(objects);
   }
 
-  public prepare(world: Workload): void {
-    this.mirror.sync(world);
+  protected sizeOf(s: string): number {
+    return s.length;
   }
 
-  public record(world: Workload): void {
-    const s = JSON.stringify(this.mirror.objects);
-    this.ring.put(world.frame, s, s.length);
-  }
-
-  public get framesHeld(): number {
-    return this.ring.framesHeld;
-  }
-
-  public storedBytes(): number {
-    return this.ring.storedBytes;
-  }
-
-  public decode(frame: number, out: DecodedFrame): boolean {
-    const objects = this.objectsOf(frame);
-    if (objects === undefined) return false;
-    fillFromObjects(objects, out);
-    return true;
-  }
-
-  /** The entity objects of a held frame, parsed afresh (`JSON.parse`), or undefined when it is not held. */
-  public objectsOf(frame: number): EntityObject[] | undefined {
-    const s = this.ring.get(frame);
-    return s === undefined ? undefined : (JSON.parse(s) as EntityObject[]);
-  }
-
-  public dispose(): void {
-    this.ring.clear();
+  /** Parsed afresh (`JSON.parse`). */
+  protected restore(s: string): EntityObject[] {
+    return JSON.parse(s) as EntityObject[];
   }
 }

@@ -1,10 +1,6 @@
 import { FLOAT32_OPTIONS, Packr } from 'msgpackr';
-import type { Workload } from '../Workload';
-import { fillFromObjects, type EntityObject } from './entityObjects';
-import { ObjectMirror } from './ObjectMirror';
-import type { DecodedFrame } from './DecodedFrame';
-import type { PeerRole, RecordPeer } from './RecordPeer';
-import { SnapshotRing } from './SnapshotRing';
+import type { EntityObject } from './entityObjects';
+import { ObjectSnapshotPeer } from './ObjectSnapshotPeer';
 
 /**
  * msgpackr's `Packr` with shared `structures` (its record extension: the key list of the entity
@@ -15,50 +11,21 @@ import { SnapshotRing } from './SnapshotRing';
  * const peer = new MsgpackrPeer(900);
  * world.step(); peer.prepare(world); peer.record(world);
  */
-export class MsgpackrPeer implements RecordPeer {
+export class MsgpackrPeer extends ObjectSnapshotPeer<Uint8Array> {
   public readonly name = 'msgpackr';
-  public readonly role: PeerRole = 'library';
   public readonly note = 'new Packr({ structures: [], useFloat32: ALWAYS }).pack(entityObjects) per frame';
-  private readonly mirror = new ObjectMirror();
-  private readonly ring: SnapshotRing<Uint8Array>;
-  private readonly packr: Packr;
+  private readonly packr = new Packr({ structures: [], useFloat32: FLOAT32_OPTIONS.ALWAYS });
 
-  public constructor(maxFrames: number) {
-    this.ring = new SnapshotRing<Uint8Array>(maxFrames);
-    this.packr = new Packr({ structures: [], useFloat32: FLOAT32_OPTIONS.ALWAYS });
+  protected snapshot(objects: EntityObject[]): Uint8Array {
+    return this.packr.pack(objects);
   }
 
-  public prepare(world: Workload): void {
-    this.mirror.sync(world);
+  protected sizeOf(b: Uint8Array): number {
+    return b.byteLength;
   }
 
-  public record(world: Workload): void {
-    const b = this.packr.pack(this.mirror.objects);
-    this.ring.put(world.frame, b, b.byteLength);
-  }
-
-  public get framesHeld(): number {
-    return this.ring.framesHeld;
-  }
-
-  public storedBytes(): number {
-    return this.ring.storedBytes;
-  }
-
-  public decode(frame: number, out: DecodedFrame): boolean {
-    const objects = this.objectsOf(frame);
-    if (objects === undefined) return false;
-    fillFromObjects(objects, out);
-    return true;
-  }
-
-  /** The entity objects of a held frame, unpacked afresh (`packr.unpack`), or undefined when it is not held. */
-  public objectsOf(frame: number): EntityObject[] | undefined {
-    const b = this.ring.get(frame);
-    return b === undefined ? undefined : (this.packr.unpack(b) as EntityObject[]);
-  }
-
-  public dispose(): void {
-    this.ring.clear();
+  /** Unpacked afresh (`packr.unpack`). */
+  protected restore(b: Uint8Array): EntityObject[] {
+    return this.packr.unpack(b) as EntityObject[];
   }
 }

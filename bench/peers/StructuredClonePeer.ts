@@ -1,9 +1,5 @@
-import type { Workload } from '../Workload';
-import { fillFromObjects, type EntityObject } from './entityObjects';
-import { ObjectMirror } from './ObjectMirror';
-import type { DecodedFrame } from './DecodedFrame';
-import type { PeerRole, RecordPeer } from './RecordPeer';
-import { SnapshotRing } from './SnapshotRing';
+import type { EntityObject } from './entityObjects';
+import { ObjectSnapshotPeer } from './ObjectSnapshotPeer';
 
 /**
  * `structuredClone` of the game's entity objects, one deep copy per frame, in a 900-slot ring.
@@ -13,41 +9,21 @@ import { SnapshotRing } from './SnapshotRing';
  * const peer = new StructuredClonePeer(900);
  * world.step(); peer.prepare(world); peer.record(world);
  */
-export class StructuredClonePeer implements RecordPeer {
+export class StructuredClonePeer extends ObjectSnapshotPeer<EntityObject[]> {
   public readonly name = 'structuredClone';
-  public readonly role: PeerRole = 'library';
   public readonly note = 'structuredClone(entityObjects) per frame; size = retained heap';
-  private readonly mirror = new ObjectMirror();
-  private readonly ring: SnapshotRing<EntityObject[]>;
 
-  public constructor(maxFrames: number) {
-    this.ring = new SnapshotRing<EntityObject[]>(maxFrames);
+  protected snapshot(objects: EntityObject[]): EntityObject[] {
+    return structuredClone(objects);
   }
 
-  public prepare(world: Workload): void {
-    this.mirror.sync(world);
+  /** Live objects, not bytes: measured as retained heap by the bench instead. */
+  protected sizeOf(): number {
+    return Number.NaN;
   }
 
-  public record(world: Workload): void {
-    this.ring.put(world.frame, structuredClone(this.mirror.objects), NaN);
-  }
-
-  public get framesHeld(): number {
-    return this.ring.framesHeld;
-  }
-
-  public storedBytes(): number {
-    return NaN;
-  }
-
-  public decode(frame: number, out: DecodedFrame): boolean {
-    const objects = this.ring.get(frame);
-    if (objects === undefined) return false;
-    fillFromObjects(objects, out);
-    return true;
-  }
-
-  public dispose(): void {
-    this.ring.clear();
+  /** The stored copy itself (decoding reads it, nothing is parsed). */
+  protected restore(objects: EntityObject[]): EntityObject[] {
+    return objects;
   }
 }

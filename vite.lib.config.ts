@@ -11,7 +11,7 @@ export default defineConfig({
     lib: {
       entry: {
         index: resolve(__dirname, 'src/index.ts'),
-        format: resolve(__dirname, 'src/format.ts'),
+        format: resolve(__dirname, 'src/format/index.ts'),
         pixi: resolve(__dirname, 'src/pixi/index.ts'),
         ui: resolve(__dirname, 'src/ui/index.ts'),
         cli: resolve(__dirname, 'src/cli/index.ts'),

@@ -3,7 +3,7 @@
  * back (`FrameReader` and the buffers it fills), play back (`Playback`, `SampleBuffer`), save and
  * load replay files, and the option, stat and error types of each. docs/concepts.md ("The public
  * API") lists the tiers; the frame and file format and the building blocks under these classes are
- * in `rewindable/format` (src/format.ts).
+ * in `rewindable/format` (src/format/index.ts).
  *
  * Classes that a game receives but never constructs (`ChannelRegistry`, `StaticLayers`,
  * `TimeControl`, `Sampler`, `MarkerIndex`, ...) are exported here as types only.

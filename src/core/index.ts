@@ -2,7 +2,7 @@
  * What the core offers a game: `src/index.ts` (the `rewindable` entry) re-exports these, some
  * classes as types only (a game gets a `ChannelRegistry` from `recorder.channels`, it never builds
  * one). The advanced tier, the frame format and the building blocks under these classes, is listed
- * by `src/format.ts` (`rewindable/format`) straight from the modules. What neither lists (the
+ * by `src/format/index.ts` (`rewindable/format`) straight from the modules. What neither lists (the
  * recorder's internals: `DrawRecorder`, `EntityResolver`, `DeathQueue`, `EntityKernel`,
  * `growTyped`, ...) is internal.
  */

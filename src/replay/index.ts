@@ -1,6 +1,6 @@
 /**
  * What replay files offer a game: saving and loading, re-exported by the `rewindable` entry. The
- * file format's pieces (magic, versions, checksum, xor-delta) are listed by `src/format.ts`
+ * file format's pieces (magic, versions, checksum, xor-delta) are listed by `src/format/index.ts`
  * (`rewindable/format`) straight from the modules.
  */
 export {

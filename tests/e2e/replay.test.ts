@@ -6,7 +6,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { EntityBuffer, REPLAY_MAGIC_BYTES, loadReplay } from 'rewindable';
+import { EntityBuffer, loadReplay } from 'rewindable';
+import { REPLAY_MAGIC_BYTES } from 'rewindable/format';
 import { launchBrowser, need, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow, RecordedTransform } from './hooks';
 import { demoSaveBase64, loadBase64 } from './inPage';

@@ -76,6 +76,11 @@ export class CameraController {
   private lastY = 0;
   private dragged = false;
   private readonly hit = new Rectangle(0, 0, 1, 1);
+  private wheelTarget: EventTarget | null = null;
+  private readonly onNativeWheel = (e: Event): void => {
+    // Over the paused game the wheel zooms the camera: the page must not scroll.
+    if (this.active && e.cancelable) e.preventDefault();
+  };
 
   private readonly options: Readonly<CameraControllerOptions>;
 
@@ -89,6 +94,24 @@ export class CameraController {
     this.input.on('pointerup', this.onUp, this);
     this.input.on('pointerupoutside', this.onUp, this);
     this.input.on('wheel', this.onWheel, this);
+  }
+
+  /**
+   * Keeps the wheel over `canvas` from scrolling the page while a session is open. pixi listens to
+   * the wheel passively (a pixi wheel event cannot prevent the page from scrolling, and trying
+   * logs an error in Chrome), so this adds one native, non-passive listener. Replaces the canvas
+   * of an earlier call.
+   */
+  public captureWheel(canvas: EventTarget): void {
+    this.dispose();
+    this.wheelTarget = canvas;
+    canvas.addEventListener('wheel', this.onNativeWheel, { passive: false });
+  }
+
+  /** Removes the listener of `captureWheel`. */
+  public dispose(): void {
+    this.wheelTarget?.removeEventListener('wheel', this.onNativeWheel);
+    this.wheelTarget = null;
   }
 
   /** Whether a session is open. */
@@ -328,7 +351,7 @@ export class CameraController {
 
   private onWheel(e: FederatedWheelEvent): void {
     const notches = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
+    // No e.preventDefault(): pixi's wheel listener is passive; see captureWheel.
     this.zoomAt(Math.pow(this.options.wheelZoom, -notches), e.global.x, e.global.y);
-    e.preventDefault();
   }
 }

@@ -44,6 +44,10 @@ export class OverlayHud {
   private readonly labelKey = new Float64Array(7);
   /** The position read for the label (a typed array: a double passed through a call may be boxed). */
   private readonly position = new Float64Array(1);
+  /** What the readout shows: the entity, of which playback, with which camera mode. */
+  private infoHandle = -1;
+  private infoPlayback: Playback | null = null;
+  private infoMode = '';
 
   /** `onResize` is called when a layout finds a new screen size (the camera must be re-applied). */
   public constructor(
@@ -59,6 +63,10 @@ export class OverlayHud {
     this.root.label = 'rewindable:ui';
     timeline.root.visible = false;
     this.root.addChild(ctx.camera.input, timeline.root, this.badge.root, this.info.root, this.help.root);
+    // The readout names the camera mode: rebuilt when it changes (G, C, a drag leaving follow).
+    ctx.camera.onChange(() => {
+      if (this.infoHandle >= 0 && this.ctx.camera.mode !== this.infoMode) this.showInfo(this.infoHandle, this.infoPlayback);
+    });
   }
 
   /** Screen size of the last layout, pixels (-1 before the first). */
@@ -101,9 +109,14 @@ export class OverlayHud {
   /** Shows the readout of the entity `handle` of `playback` (-1 or no playback clears it). */
   public showInfo(handle: number, playback: Playback | null): void {
     if (handle < 0 || playback === null) {
+      this.infoHandle = -1;
+      this.infoPlayback = null;
       this.info.setText('');
       return;
     }
+    this.infoHandle = handle;
+    this.infoPlayback = playback;
+    this.infoMode = this.ctx.camera.mode;
     const lt = playback.lifetimes;
     const kind = lt.kind(handle);
     const label = lt.label(handle);

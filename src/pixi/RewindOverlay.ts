@@ -1,4 +1,5 @@
 import type { Application, Container, Ticker } from 'pixi.js';
+import { nearestMarker } from '../core/playback/nearestMarker';
 import { Playback } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { PlaybackState } from '../core/playback/TimeControl';
@@ -8,7 +9,9 @@ import type { EntityBinding } from './binding';
 import { CameraController, type CameraMode } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
-import { DEFAULT_KEY_BINDINGS, KeyboardControls, type KeyBindings, type OverlayCommand } from './KeyboardControls';
+import {
+  DEFAULT_KEY_BINDINGS, KeyboardControls, channelOfCommand, type KeyBindings, type OverlayCommand,
+} from './KeyboardControls';
 import { warnOncePerKey, type OverlayContext } from './OverlayContext';
 import { OverlayHud } from './OverlayHud';
 import { OverlayView } from './OverlayView';
@@ -104,6 +107,7 @@ export class RewindOverlay {
     this.livePlayback.sampler.concrete = !o.interpolate;
 
     this.camera = new CameraController(o.camera);
+    this.camera.captureWheel(app.canvas);
     const ctx: OverlayContext = {
       app, world, binding, recorder, options: this.options, camera: this.camera,
       warn: warnOncePerKey(this.options.onWarning),
@@ -264,11 +268,11 @@ export class RewindOverlay {
     this.emit();
   }
 
-  /** Adds a bookmark at the viewed frame (the newest while live). Returns its id. */
+  /** Adds a bookmark at the viewed frame (the newest while live), with no label unless given. Returns its id. */
   public addBookmark(label?: string): number {
     const pb = this.playback;
     const frame = Math.round(pb.time.position);
-    return pb.bookmarks.add(frame, label ?? `frame ${frame}`);
+    return pb.bookmarks.add(frame, label ?? '');
   }
 
   /** Seeks to a bookmark (pausing the game when live). False when the id is unknown. */
@@ -279,8 +283,27 @@ export class RewindOverlay {
     return true;
   }
 
-  /** Runs one keyboard/panel command. */
+  /**
+   * Seeks to the nearest marker after (`direction` 1) or before (-1) the viewed frame, among the
+   * kinds in `markerJumpKinds` (pausing the game when live). False when there is none.
+   */
+  public jumpToMarker(direction: 1 | -1): boolean {
+    const pb = this.playback;
+    pb.markers.refresh();
+    let mask = 0;
+    for (const k of this.options.markerJumpKinds) mask |= 1 << k;
+    const f = nearestMarker(pb.markers, pb.time.position, direction, mask);
+    if (Number.isNaN(f)) return false;
+    pb.time.seek(f);
+    return true;
+  }
+
+  /**
+   * Runs one keyboard/panel command. While the game runs with nothing recorded yet (an empty
+   * viewer), only `help` does something: there is no frame to pause on.
+   */
   public runCommand(command: OverlayCommand): void {
+    if (!this.session.halted && this.livePlayback.reader.frameCount === 0 && command !== 'help') return;
     const t = this.playback.time;
     switch (command) {
       case 'togglePlay': t.togglePlay(); break;
@@ -299,7 +322,16 @@ export class RewindOverlay {
       case 'bookmark': this.addBookmark(); break;
       case 'resume': this.resume(); break;
       case 'help': this.toggleHelp(); break;
-      default: break;
+      case 'shuttleBack': t.shuttle(-1); break;
+      case 'shuttleStop': t.pause(); break;
+      case 'shuttleForward': t.shuttle(1); break;
+      case 'previousMarker': this.jumpToMarker(-1); break;
+      case 'nextMarker': this.jumpToMarker(1); break;
+      default: {
+        const c = channelOfCommand(command);
+        if (c >= 0 && c < this.reader.channels.count) this.setChannel(c, ((this.channelMask >>> c) & 1) === 0);
+        break;
+      }
     }
   }
 
@@ -377,6 +409,7 @@ export class RewindOverlay {
     this.destroyed = true;
     this.app.ticker.remove(this.onTick, this);
     this.keyboard?.dispose();
+    this.camera.dispose();
     this.session.dispose();
     this.livePlayback.dispose();
     this.presenter.disposePools();

@@ -1,4 +1,5 @@
 import { UPDATE_PRIORITY } from 'pixi.js';
+import { MarkerKind, type MarkerKindValue } from '../core/playback/MarkerIndex';
 import type { Playback, PlaybackOptions } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { Recorder } from '../core/record/Recorder';
@@ -60,6 +61,11 @@ export interface RewindOverlayOptions {
   rotateStep: number;
   /** Speeds `[` and `]` move through (signed; negative plays backwards). */
   speedSteps: readonly number[];
+  /**
+   * Markers the previous/next marker keys (↑/↓) stop at. Default: over budget, damage, bookmarks
+   * and events (not spawns and despawns, which a crowd makes on most frames).
+   */
+  markerJumpKinds: readonly MarkerKindValue[];
   timeline: Partial<TimelineStyle>;
   paragraph: Partial<ParagraphStyle>;
   /** Most paragraph text blocks shown at once. */
@@ -108,6 +114,7 @@ export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Ob
   camera: {},
   rotateStep: Math.PI / 24,
   speedSteps: [-8, -4, -2, -1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+  markerJumpKinds: [MarkerKind.OVER_BUDGET, MarkerKind.DAMAGE, MarkerKind.BOOKMARK, MarkerKind.EVENT],
   timeline: {},
   paragraph: {},
   maxParagraphs: 256,

@@ -1,6 +1,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import type { Bookmark } from '../core/playback/Bookmarks';
 import { CAMERA_MODES, type CameraMode } from '../pixi/CameraController';
+import { CHANNEL_COMMANDS, type OverlayCommand } from '../pixi/KeyboardControls';
 import type { RewindOverlay } from '../pixi/RewindOverlay';
 
 /** Settings of `RewindPanel`; see `DEFAULT_REWIND_PANEL_OPTIONS`. */
@@ -18,28 +19,43 @@ export interface RewindPanelOptions {
   onLoad: (() => void) | null;
   /** How often (ms) the frame readout is refreshed while a replay is shown. */
   readoutIntervalMs: number;
+  /** Show the panel only while the game is paused (a replay is shown); hidden while it runs. */
+  onlyWhilePaused: boolean;
 }
 
 /** The defaults merged under the options given to `new RewindPanel(...)`. */
 export const DEFAULT_REWIND_PANEL_OPTIONS: Readonly<RewindPanelOptions> = Object.freeze<RewindPanelOptions>({
   title: 'rewindable',
   container: null,
-  width: 260,
+  width: 240,
   closed: false,
   onSave: null,
   onLoad: null,
   readoutIntervalMs: 200,
+  onlyWhilePaused: false,
 });
 
+/** The transport row: one small button per command, in the order of a video player. */
+const TRANSPORT: ReadonlyArray<readonly [command: OverlayCommand, glyph: string, label: string]> = [
+  ['oldest', '⏮', 'oldest'],
+  ['previousMarker', '⇤', 'previous marker'],
+  ['stepBack', '◂', 'step −1'],
+  ['stepForward', '▸', 'step +1'],
+  ['nextMarker', '⇥', 'next marker'],
+  ['newest', '⏭', 'newest'],
+];
+
 /**
- * A lil-gui panel for the overlay: play/pause, speed (reverse to fast, slow motion included),
- * step, interpolation, one checkbox per registered channel, bones, camera mode, bookmarks, and
- * save/load buttons that call the given callbacks. The panel holds no playback state of its own:
- * every control sends a command to the overlay, and the panel redraws from the overlay's state
- * when it changes (`overlay.onChange`).
+ * A lil-gui panel for the overlay: play/pause, a transport row (oldest, previous marker, step,
+ * next marker, newest), speed (reverse to fast, slow motion included), loop, interpolation, one
+ * checkbox per registered channel, bones, camera mode, bookmarks (add, and per bookmark: jump,
+ * rename, delete), and save/load buttons that call the given callbacks. Key names in the labels
+ * come from the overlay's key bindings. The panel holds no playback state of its own: every
+ * control sends a command to the overlay, and the panel redraws from the overlay's state when it
+ * changes (`overlay.onChange`).
  *
  * @example
- * const panel = new RewindPanel(overlay, { onSave: () => download(saveReplay(recorder)) });
+ * const panel = new RewindPanel(overlay, { onSave: () => download(saveReplay(recorder)), onlyWhilePaused: true });
  * // later
  * panel.destroy();
  */
@@ -55,14 +71,16 @@ export class RewindPanel {
     bones: true,
     camera: 'game' as CameraMode,
     bookmarkLabel: '',
+    transport: '',
   };
   private readonly channelFolder: GUI;
   private readonly bookmarkFolder: GUI;
   private readonly channelState: Record<string, boolean> = {};
   private channelControllers: Controller[] = [];
-  private bookmarkButtons: Controller[] = [];
+  private bookmarkRows: Controller[] = [];
   private shownBookmarks: ReadonlyArray<Bookmark> | null = null;
   private readonly playButton: Controller;
+  private readonly resumeButton: Controller;
   private readonly statusController: Controller;
   private readonly returnButton: Controller | null;
   private readonly unsubscribe: () => void;
@@ -76,11 +94,7 @@ export class RewindPanel {
     this.gui.domElement.classList.add('rewindable-panel');
     const v = this.view;
     const commands = {
-      playPause: () => overlay.togglePlay(),
-      stepBack: () => overlay.runCommand('stepBack'),
-      stepForward: () => overlay.runCommand('stepForward'),
-      oldest: () => overlay.runCommand('oldest'),
-      newest: () => overlay.runCommand('newest'),
+      playPause: () => overlay.runCommand('togglePlay'),
       resume: () => overlay.resume(),
       gameCamera: () => overlay.setCameraMode('game'),
       addBookmark: () => {
@@ -96,28 +110,25 @@ export class RewindPanel {
     const play = this.gui.addFolder('Playback');
     this.statusController = play.add(v, 'status').name('state').disable();
     this.playButton = play.add(commands, 'playPause').name('pause game');
-    play.add(commands, 'stepBack').name('step −1 (←)');
-    play.add(commands, 'stepForward').name('step +1 (→)');
-    play.add(commands, 'oldest').name('oldest (Home)');
-    play.add(commands, 'newest').name('newest (End)');
+    this.transportRow(play);
     play.add(v, 'speed', -8, 8, 0.05).name('speed').onChange((s: number) => {
       // 0 is not a speed (pause is a state): keep the direction, slowest speed.
       overlay.playback.time.setSpeed(s === 0 ? Math.sign(overlay.playback.time.speed) * 0.05 : s);
     });
     play.add(v, 'loop').name('loop').onChange((on: boolean) => overlay.playback.time.setLoop(on));
     play.add(v, 'interpolate').name('interpolate').onChange((on: boolean) => overlay.setInterpolate(on));
-    play.add(commands, 'resume').name('resume game (Esc)');
+    this.resumeButton = play.add(commands, 'resume').name(this.withKey('resume game', 'resume'));
 
     this.channelFolder = this.gui.addFolder('Channels');
     this.channelFolder.add(v, 'bones').name('bones (stick figures)').onChange((on: boolean) => overlay.setShowBones(on));
 
     const cam = this.gui.addFolder('Camera');
-    cam.add(v, 'camera', CAMERA_MODES as CameraMode[]).name('mode (C)').onChange((m: CameraMode) => overlay.setCameraMode(m));
-    cam.add(commands, 'gameCamera').name('back to game camera (G)');
+    cam.add(v, 'camera', CAMERA_MODES as CameraMode[]).name(this.withKey('mode', 'cameraMode')).onChange((m: CameraMode) => overlay.setCameraMode(m));
+    cam.add(commands, 'gameCamera').name(this.withKey('back to game camera', 'gameCamera'));
 
     this.bookmarkFolder = this.gui.addFolder('Bookmarks');
     this.bookmarkFolder.add(v, 'bookmarkLabel').name('label');
-    this.bookmarkFolder.add(commands, 'addBookmark').name('add bookmark (B)');
+    this.bookmarkFolder.add(commands, 'addBookmark').name(this.withKey('add bookmark', 'bookmark'));
 
     let returnButton: Controller | null = null;
     if (o.onSave !== null || o.onLoad !== null) {
@@ -128,6 +139,7 @@ export class RewindPanel {
     }
     this.returnButton = returnButton;
     if (o.closed) this.gui.close();
+    for (const c of this.gui.controllersRecursive()) titleButton(c);
 
     this.unsubscribe = overlay.onChange(() => this.refresh());
     this.timer = o.readoutIntervalMs > 0
@@ -147,8 +159,19 @@ export class RewindPanel {
     v.interpolate = o.interpolate;
     v.bones = o.showBones;
     v.camera = o.camera.mode;
-    this.playButton.name(o.state === 'live' ? 'pause game (Space)' : o.state === 'playing' ? 'pause (Space)' : 'play (Space)');
+    const live = o.state === 'live';
+    const empty = live && o.reader.frameCount === 0;
+    this.playButton.name(empty
+      ? 'nothing recorded yet'
+      : live
+        ? this.withKey('pause game', 'togglePlay', true)
+        : this.withKey(o.state === 'playing' ? 'pause' : 'play', 'togglePlay'));
+    titleButton(this.playButton);
+    this.playButton.enable(!empty);
+    this.resumeButton.enable(!live);
     this.returnButton?.show(o.source === 'replay');
+    const shown = !this.options.onlyWhilePaused || !live;
+    if (shown !== !this.gui._hidden) this.gui.show(shown);
     this.syncChannels();
     this.syncBookmarks();
     this.refreshStatus();
@@ -164,9 +187,43 @@ export class RewindPanel {
     this.gui.destroy();
   }
 
+  /** `text (key)` with the first key of `command` (the live keys when `live`), or `text` when it has none. */
+  private withKey(text: string, command: OverlayCommand, live = false): string {
+    const key = this.overlay.keyboard?.keyLabel(command, live) ?? '';
+    return key.length > 0 ? `${text} (${key})` : text;
+  }
+
+  /** One row of small buttons (oldest, previous marker, step −1, step +1, next marker, newest). */
+  private transportRow(folder: GUI): void {
+    const row = folder.add(this.view, 'transport').name('');
+    row.domElement.classList.add('rewindable-transport');
+    const widget = row.domElement.querySelector('.lil-widget') as HTMLElement;
+    widget.replaceChildren();
+    widget.style.display = 'flex';
+    widget.style.gap = '2px';
+    row.domElement.querySelector('.lil-name')?.remove();
+    for (const [command, glyph, label] of TRANSPORT) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = glyph;
+      b.title = this.withKey(label, command);
+      b.setAttribute('aria-label', b.title);
+      b.dataset.command = command;
+      b.style.flex = '1';
+      b.style.minWidth = '0';
+      b.addEventListener('click', () => this.overlay.runCommand(command));
+      widget.append(b);
+    }
+  }
+
   private refreshStatus(): void {
     const o = this.overlay;
     const r = o.reader;
+    // The first frame recorded changes what the play button offers (no change event says so).
+    if (this.playButton._disabled !== (o.state === 'live' && r.frameCount === 0)) {
+      this.refresh();
+      return;
+    }
     let status: string;
     if (o.state === 'live') status = `live · ${r.frameCount} frames held`;
     else {
@@ -189,9 +246,11 @@ export class RewindPanel {
       this.channelControllers = [];
       for (const info of channels.list()) {
         this.channelState[info.name] = (mask & (1 << info.index)) !== 0;
+        const command = CHANNEL_COMMANDS[info.index];
         const c = this.channelFolder.add(this.channelState, info.name).onChange((on: boolean) => {
           this.overlay.setChannel(info.index, on);
         });
+        if (command !== undefined) c.name(this.withKey(info.name, command));
         c.domElement.style.borderLeft = `4px solid #${info.color.toString(16).padStart(6, '0')}`;
         this.channelControllers.push(c);
       }
@@ -201,15 +260,46 @@ export class RewindPanel {
     }
   }
 
-  /** One "jump" button per bookmark, rebuilt when the list changes. */
+  /**
+   * One row per bookmark, rebuilt when the list changes: "frame N", its label (edit it to rename
+   * the bookmark; an empty label is allowed), a jump button and a delete button.
+   */
   private syncBookmarks(): void {
-    const list = this.overlay.playback.bookmarks.list();
+    const bookmarks = this.overlay.playback.bookmarks;
+    const list = bookmarks.list();
     if (list === this.shownBookmarks) return;
     this.shownBookmarks = list;
-    for (const b of this.bookmarkButtons) b.destroy();
-    this.bookmarkButtons = list.map((b) => {
-      const jump = { go: () => this.overlay.jumpToBookmark(b.id) };
-      return this.bookmarkFolder.add(jump, 'go').name(`⤷ ${b.label} @${b.frame}`);
+    for (const b of this.bookmarkRows) b.destroy();
+    this.bookmarkRows = list.map((b) => {
+      const row = this.bookmarkFolder.add({ label: b.label }, 'label').name(`frame ${b.frame}`)
+        .onFinishChange((label: string) => bookmarks.rename(b.id, label.trim()));
+      row.domElement.dataset.bookmark = String(b.id);
+      const widget = row.domElement.querySelector('.lil-widget') as HTMLElement;
+      widget.style.display = 'flex';
+      widget.style.gap = '2px';
+      const input = widget.querySelector('input');
+      if (input !== null) {
+        input.placeholder = 'label';
+        input.style.minWidth = '0';
+      }
+      const button = (text: string, action: string, title: string, run: () => void): void => {
+        const el = document.createElement('button');
+        el.type = 'button';
+        el.textContent = text;
+        el.title = title;
+        el.dataset.action = action;
+        el.addEventListener('click', run);
+        widget.append(el);
+      };
+      button('⤷', 'jump', `jump to frame ${b.frame}`, () => this.overlay.jumpToBookmark(b.id));
+      button('×', 'delete', 'delete this bookmark', () => bookmarks.remove(b.id));
+      return row;
     });
   }
+}
+
+/** Gives a lil-gui button a title equal to its label (the transport buttons have one too). */
+function titleButton(c: Controller): void {
+  const b = c.domElement.querySelector(':scope.lil-function button, :scope.function button') as HTMLElement | null;
+  if (b !== null) b.title = c._name;
 }

@@ -14,6 +14,7 @@ export interface Bookmark {
  * const id = bookmarks.add(time.position, 'guard loses sight');
  * bookmarks.onChange(() => timeline.redraw());
  * for (const b of bookmarks.list()) console.log(b.frame, b.label);
+ * bookmarks.rename(id, 'guard gives up');
  * bookmarks.remove(id);
  */
 export class Bookmarks {
@@ -44,6 +45,20 @@ export class Bookmarks {
     if (i < 0) return false;
     const next = this.items.slice();
     next.splice(i, 1);
+    this.items = next;
+    this.emit();
+    return true;
+  }
+
+  /** Gives a bookmark a new label (same id and frame); false when no bookmark has that id. */
+  public rename(id: number, label: string): boolean {
+    const i = this.items.findIndex((b) => b.id === id);
+    if (i < 0) return false;
+    const old = this.items[i];
+    const text = String(label);
+    if (old.label === text) return true;
+    const next = this.items.slice();
+    next[i] = Object.freeze({ id: old.id, frame: old.frame, label: text });
     this.items = next;
     this.emit();
     return true;

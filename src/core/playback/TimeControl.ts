@@ -18,6 +18,11 @@ export interface TimeControlOptions {
   fallbackDt: number;
   /** Longest a single frame lasts in playback, in seconds: a recorded hitch (tab switch) is not replayed in full. */
   maxFrameDt: number;
+  /**
+   * Keep the speed when going live. Default false: `goLive` sets the speed back to 1×, so the next
+   * pause plays forwards at 1× whatever speed the last one ended at.
+   */
+  keepSpeed: boolean;
 }
 
 /** The defaults merged under the options given to `new TimeControl(...)`. */
@@ -27,6 +32,7 @@ export const DEFAULT_TIME_CONTROL_OPTIONS: Readonly<TimeControlOptions> = Object
   loop: false,
   fallbackDt: 1 / 60,
   maxFrameDt: 1,
+  keepSpeed: false,
 });
 
 /**
@@ -170,6 +176,18 @@ export class TimeControl {
     this.emitIfChanged();
   }
 
+  /**
+   * The J/L keys of a video editor: plays in `direction` (1 forwards, -1 backwards) at 1×, or, when
+   * already playing that way, twice as fast (up to `maxSpeed`). One change event.
+   */
+  public shuttle(direction: 1 | -1): void {
+    const d = direction < 0 ? -1 : 1;
+    const same = this.st === 'playing' && Math.sign(this.spd) === d;
+    this.spd = clampMagnitude(same ? this.spd * 2 : d, this.options.minSpeed, this.options.maxSpeed);
+    if (this.st === 'playing') this.emitIfChanged();
+    else this.play();
+  }
+
   /** Pauses, then moves by ±`frames` whole frames from the rounded position, clamped to the frames held. */
   public step(frames: number): void {
     const base = Math.round(this.position);
@@ -223,9 +241,13 @@ export class TimeControl {
     this.seek(this.reader.frameCount > 0 ? this.reader.newestFrame : this.pos);
   }
 
-  /** Back to live: the view follows the newest frame and the game records again. */
+  /**
+   * Back to live: the view follows the newest frame and the game records again. The speed goes
+   * back to 1× (unless `keepSpeed`).
+   */
   public goLive(): void {
     this.st = 'live';
+    if (!this.options.keepSpeed) this.spd = clampMagnitude(1, this.options.minSpeed, this.options.maxSpeed);
     if (this.reader.frameCount > 0) this.pos = this.reader.newestFrame;
     this.emitIfChanged();
   }

@@ -1,6 +1,7 @@
 export { type Bookmark, Bookmarks } from './Bookmarks';
 export { Lifetimes } from './Lifetimes';
 export { MarkerIndex, MarkerKind, type MarkerKindValue } from './MarkerIndex';
+export { nearestMarker } from './nearestMarker';
 export { DEFAULT_PLAYBACK_OPTIONS, Playback, type PlaybackOptions } from './Playback';
 export { Presence, type PresenceValue, SampleBuffer } from './SampleBuffer';
 export { DEFAULT_SAMPLER_OPTIONS, Sampler, type SamplerOptions } from './Sampler';

@@ -14,12 +14,12 @@ afterEach(() => {
   current = null;
 });
 
-/** The clickable element of the button whose label starts with `label`. */
+/** The clickable element of the button whose label (text or title) starts with `label`. */
 function button(panel: RewindPanel, label: string): HTMLButtonElement {
-  const all = [...panel.gui.domElement.querySelectorAll('.lil-controller.lil-function button, .controller.function button')];
-  const found = all.find((b) => (b.textContent ?? '').trim().startsWith(label));
-  if (found === undefined) throw new Error(`no button "${label}" in ${all.map((b) => b.textContent).join(' | ')}`);
-  return found as HTMLButtonElement;
+  const all = [...panel.gui.domElement.querySelectorAll<HTMLButtonElement>('.lil-controller button')];
+  const found = all.find((b) => (b.textContent ?? '').trim().startsWith(label) || b.title.startsWith(label));
+  if (found === undefined) throw new Error(`no button "${label}" in ${all.map((b) => b.title || b.textContent).join(' | ')}`);
+  return found;
 }
 
 /** The input of the controller whose name starts with `label`. */
@@ -29,8 +29,8 @@ function input(panel: RewindPanel, label: string): HTMLInputElement | HTMLSelect
   return c.domElement.querySelector('input, select') as HTMLInputElement | HTMLSelectElement;
 }
 
-async function make(options: ConstructorParameters<typeof RewindPanel>[1] = {}) {
-  const s = await setup(3);
+async function make(options: ConstructorParameters<typeof RewindPanel>[1] = {}, overlayOptions: Parameters<typeof setup>[1] = {}) {
+  const s = await setup(3, overlayOptions);
   const panel = new RewindPanel(s.overlay, { readoutIntervalMs: 0, ...options });
   current = { ...s, panel };
   return { ...s, panel };
@@ -52,6 +52,7 @@ describe('RewindPanel', () => {
   it('sends playback commands and shows the overlay state', async () => {
     const { game, overlay, panel } = await make();
     run(game, overlay, 30);
+    panel.refresh(); // (the readout timer, off here, notices the first frames)
     const reader = game.recorder.reader;
     expect(button(panel, 'pause game')).toBeDefined();
     button(panel, 'pause game').click();
@@ -90,7 +91,7 @@ describe('RewindPanel', () => {
     run(game, overlay, 3);
     panel.refresh();
     const names = panel.gui.controllersRecursive().map((c) => c._name);
-    for (const n of ['ai', 'physics', 'animation', 'network', 'bones (stick figures)']) expect(names).toContain(n);
+    for (const n of ['ai (1)', 'physics (2)', 'animation (3)', 'network (4)', 'bones (stick figures)']) expect(names).toContain(n);
     (input(panel, 'physics') as HTMLInputElement).click();
     expect(overlay.channelMask & (1 << Channel.PHYSICS)).toBe(0);
     (input(panel, 'network') as HTMLInputElement).click();
@@ -118,7 +119,10 @@ describe('RewindPanel', () => {
     button(panel, 'add bookmark').click();
     expect(overlay.playback.bookmarks.list()).toEqual([expect.objectContaining({ frame: 12, label: 'the bug' })]);
     overlay.playback.time.seek(30);
-    button(panel, '⤷ the bug @12').click();
+    const row = panel.gui.domElement.querySelector('[data-bookmark]') as HTMLElement;
+    expect(row.textContent).toContain('frame 12');
+    expect((row.querySelector('input') as HTMLInputElement).value).toBe('the bug');
+    (row.querySelector('[data-action="jump"]') as HTMLButtonElement).click();
     expect(overlay.playback.time.position).toBe(12);
   });
 
@@ -134,5 +138,56 @@ describe('RewindPanel', () => {
     expect(() => button(plain, 'save replay')).toThrow();
     plain.destroy();
     expect(plain.gui.domElement.isConnected).toBe(false);
+  });
+
+  it('names the keys of the actual bindings, live and paused; "resume game" only works while paused', async () => {
+    const { game, overlay, panel } = await make({}, { liveKeys: { togglePlay: ['p'] }, keys: { stepBack: ['a'] } });
+    run(game, overlay, 10);
+    panel.refresh();
+    expect(button(panel, 'pause game').textContent?.trim()).toBe('pause game (P)');
+    expect(button(panel, 'resume game').disabled).toBe(true);
+    expect(button(panel, 'step −1').title).toBe('step −1 (A)');
+    expect(button(panel, 'next marker').title).toBe('next marker (↓)');
+    overlay.pause();
+    expect(button(panel, 'play').textContent?.trim()).toBe('play (Space)');
+    expect(button(panel, 'resume game').disabled).toBe(false);
+  });
+
+  it('renames and deletes bookmarks from their rows', async () => {
+    const { game, overlay, panel } = await make();
+    run(game, overlay, 30);
+    overlay.pause();
+    overlay.playback.time.seek(7);
+    const id = overlay.addBookmark();
+    const row = () => panel.gui.domElement.querySelector(`[data-bookmark="${id}"]`) as HTMLElement | null;
+    expect(row()?.textContent).toContain('frame 7');
+    const field = row()!.querySelector('input') as HTMLInputElement;
+    expect(field.value).toBe('');
+    field.value = ' guard loses sight ';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    field.dispatchEvent(new Event('blur'));
+    expect(overlay.playback.bookmarks.get(id)).toEqual({ id, frame: 7, label: 'guard loses sight' });
+    (row()!.querySelector('[data-action="delete"]') as HTMLButtonElement).click();
+    expect(overlay.playback.bookmarks.get(id)).toBeUndefined();
+    expect(row()).toBeNull();
+  });
+
+  it('shows itself only while paused with onlyWhilePaused', async () => {
+    const { game, overlay, panel } = await make({ onlyWhilePaused: true });
+    run(game, overlay, 5);
+    expect(panel.gui.domElement.style.display).toBe('none');
+    overlay.pause();
+    expect(panel.gui.domElement.style.display).toBe('');
+    overlay.resume();
+    expect(panel.gui.domElement.style.display).toBe('none');
+  });
+
+  it('offers no pause while nothing is recorded', async () => {
+    const { overlay, panel } = await make();
+    expect(overlay.reader.frameCount).toBe(0);
+    const b = button(panel, 'nothing recorded');
+    expect(b.disabled).toBe(true);
+    overlay.runCommand('togglePlay');
+    expect(overlay.isPaused).toBe(false);
   });
 });

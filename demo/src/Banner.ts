@@ -1,7 +1,8 @@
 /**
- * Messages for the user at the top of the page (plain DOM over the canvas): errors and warnings
- * from replay files in a readable form, never thrown into the game, and a sticky bar saying which
- * replay is shown (with an optional action, e.g. "return to live"). Text is always set as text,
+ * Messages for the user at the top of the page (plain DOM over the canvas, left of the rewind
+ * panel, so that their close buttons stay clickable): errors and warnings from replay files in a
+ * readable form, never thrown into the game, each with a close button, and a sticky bar saying
+ * which replay is shown (with an optional action, e.g. "return to live"). Text is always set as text,
  * never parsed as HTML (file names and notes come from files).
  */
 
@@ -25,8 +26,8 @@ export const DEFAULT_BANNER_OPTIONS: Readonly<Omit<BannerOptions, 'parent'>> = O
 });
 
 const STYLE = `
-#banner { position: fixed; left: 50%; top: 10px; transform: translateX(-50%); z-index: 20; display: flex;
-  flex-direction: column; gap: 6px; width: min(720px, calc(100vw - 320px)); min-width: 320px;
+#banner { position: fixed; left: 12px; right: 272px; top: 10px; max-width: 720px; margin: 0 auto; z-index: 20; display: flex;
+  flex-direction: column; gap: 6px;
   font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; pointer-events: none; }
 #banner .msg, #banner .replay { pointer-events: auto; display: flex; gap: 10px; align-items: flex-start;
   padding: 8px 12px; border-radius: 6px; color: #fff; box-shadow: 0 2px 12px rgba(0,0,0,.45); word-break: break-word; }
@@ -100,9 +101,9 @@ export class Banner {
     return msg;
   }
 
-  /** Removes every message (not the replay bar). */
-  public clear(): void {
-    for (const m of this.root.querySelectorAll('.msg')) m.remove();
+  /** Removes every message of the given levels (default: all; never the replay bar). */
+  public clear(levels: readonly BannerLevel[] = ['error', 'warning', 'info']): void {
+    for (const m of this.root.querySelectorAll<HTMLElement>('.msg')) if (levels.includes(m.dataset.level as BannerLevel)) m.remove();
   }
 
   /** The messages shown now, as text (for tests and the debug hooks). */

@@ -4,6 +4,7 @@
  * the replay file row (a note for the file, save, load, a link to the standalone viewer). The
  * channel toggles are the rewind panel's (top right); the overlay draws the channels itself.
  */
+import type { OverlayCommand, RewindOverlay } from 'rewindable/pixi';
 import type { Game } from './game/Game';
 import { MAX_MOVERS } from './game/Crowd';
 import type { Rewind } from './rewind/recording';
@@ -25,6 +26,9 @@ export class Hud {
   private lastText = 0;
   private fps = 0;
   private framesSinceText = 0;
+  private overlay: RewindOverlay | null = null;
+  /** The replay keys line, from the overlay's bindings. */
+  private replayKeys = '';
 
   public constructor(private readonly game: Game, private readonly rw: Rewind, options: HudOptions) {
     const root = document.createElement('div');
@@ -32,7 +36,7 @@ export class Hud {
     root.innerHTML = `
       <div class="title">rewindable <span>demo arena</span></div>
       <div class="keys"><b>WASD</b> move · <b>Space</b> jump · <b>click</b>/<b>F</b> fire · <b>wheel</b>/<b>Q E</b> zoom ·
-        <b>P</b> pause &amp; rewind · <b>H</b> help</div>
+        <b data-id="pause-key">P</b> pause &amp; rewind · <b>H</b> help</div>
       <div class="status" data-id="status"></div>
       <div class="stats" data-id="stats"></div>
       <div class="controls">
@@ -67,6 +71,30 @@ export class Hud {
     q<HTMLButtonElement>('load').addEventListener('click', () => options.onLoad());
   }
 
+  /**
+   * Shows the overlay's state in the status line (paused, playing at which speed, a loaded replay)
+   * and its actual keys.
+   */
+  public showOverlay(overlay: RewindOverlay): void {
+    this.overlay = overlay;
+    const k = overlay.keyboard;
+    const key = (c: OverlayCommand): string => k?.keyLabel(c) ?? '';
+    const parts: Array<[string, string]> = [
+      [key('togglePlay'), 'play/pause'],
+      [`${key('shuttleBack')} ${key('shuttleStop')} ${key('shuttleForward')}`.trim(), 'shuttle'],
+      [`${key('stepBack')} ${key('stepForward')}`.trim(), 'step'],
+      [`${key('previousMarker')} ${key('nextMarker')}`.trim(), 'markers'],
+      [key('cameraMode'), 'camera'],
+      [key('bookmark'), 'bookmark'],
+      [key('resume'), 'resume'],
+      [key('help'), 'all keys'],
+    ];
+    this.replayKeys = parts.filter(([keys]) => keys.length > 0).map(([keys, what]) => `${keys} ${what}`).join(' · ');
+    const pause = k?.keyLabel('togglePlay', true) ?? '';
+    const keysLine = this.root.querySelector('[data-id="pause-key"]');
+    if (keysLine !== null) keysLine.textContent = pause.length > 0 ? pause : '—';
+  }
+
   /** The note the user typed for the next saved replay. */
   public get note(): string {
     return this.noteInput.value.trim();
@@ -95,8 +123,10 @@ export class Hud {
     const seconds = held > 1 ? reader.timeOf(reader.newestFrame) - reader.timeOf(reader.oldestFrame) : 0;
     const entities = 1 + g.agents.length + g.bodies.length + g.projectiles.length + g.pickups.length + g.crowd.count;
     const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
-    this.status.textContent = g.paused
-      ? 'PAUSED: rewinding. Space play/pause · ← → step · [ ] speed · C camera · B bookmark · Esc resume'
+    const o = this.overlay;
+    this.status.textContent = g.paused && o !== null
+      ? `${o.source === 'replay' ? 'REPLAY FILE' : 'REWIND'}: ${o.state === 'playing' ? `playing ×${o.playback.time.speed}` : 'paused'}` +
+        ` at frame ${Math.round(o.playback.time.position)}. ${this.replayKeys}`
       : g.autopilotOn
         ? 'AUTOPILOT: the demo plays itself; press WASD, Space or click to take over'
         : `hp ${Math.ceil(g.player.hp)}${g.energyTimer > 0 ? ' · rapid fire' : ''}`;

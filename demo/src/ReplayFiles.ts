@@ -103,6 +103,8 @@ export class ReplayFiles {
       o.banner.show('error', `Could not open ${name}: ${describeReplayError(err)}`);
       throw err;
     }
+    // The errors and warnings of earlier files are out of date once a good one is shown.
+    o.banner.clear(['error', 'warning']);
     this.show(replay, name);
     for (const w of replay.warnings) o.banner.show('warning', `${name}: ${w.message}`);
     return replay;

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const load = (): void => files.pick();
   const hud = new Hud(game, rewind, { onSave: save, onLoad: load });
   const { overlay } = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
+  hud.showOverlay(overlay);
   const files = new ReplayFiles({
     overlay,
     banner,

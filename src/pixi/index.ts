@@ -44,10 +44,14 @@ export {
   type CameraMode,
 } from './CameraController';
 export {
+  CHANNEL_COMMANDS,
   COMMAND_DESCRIPTIONS,
   DEFAULT_KEY_BINDINGS,
+  describeKeys,
+  keyName,
   type KeyBindings,
   type KeyboardControls,
+  type KeyLine,
   type OverlayCommand,
 } from './KeyboardControls';
 export { DEFAULT_TIMELINE_STYLE, type Timeline, type TimelineStyle } from './Timeline';

@@ -73,12 +73,17 @@ async function press(key: string): Promise<void> {
 }
 
 const panel = (): Locator => page().locator('.rewindable-panel');
-/** A panel button whose label starts with `start`. */
+/** A panel button whose label starts with `start` (its text, or its title for the transport row's glyphs). */
 const button = (start: string): Locator =>
-  panel().locator('.lil-function button').filter({ hasText: new RegExp(`^\\s*${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).first();
-/** The input of the panel control named exactly `name`. */
+  panel().locator('.lil-controller button').filter({ hasText: new RegExp(`^\\s*${escape(start)}`) })
+    .or(panel().locator(`.lil-controller button[title^="${start}"]`)).first();
+/** The input of the panel control named `name` (optionally followed by its key, "ai (1)"). */
 const control = (name: string): Locator =>
-  panel().locator('.lil-controller').filter({ has: page().locator('.lil-name', { hasText: new RegExp(`^${name}$`) }) }).locator('input').first();
+  panel().locator('.lil-controller').filter({ has: page().locator('.lil-name', { hasText: new RegExp(`^${escape(name)}( \\(.+\\))?$`) }) }).locator('input').first();
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 test('panel labels come from the key bindings; "resume game" is disabled while the game runs', async () => {
   await waitForFrames(page(), 120);
@@ -122,7 +127,7 @@ test('keys keep working after clicking a panel checkbox or button, and Space doe
   await control('ai').click();
   expect((await now()).mask & 1, 'the ai checkbox turned the channel back on').toBe(1);
   // Typing in a text field is typing: no bookmark, no step.
-  const label = panel().locator('.lil-controller.lil-string input').first();
+  const label = control('label');
   await label.click();
   const before = await now();
   await page().keyboard.type('b,');

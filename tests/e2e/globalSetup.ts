@@ -12,7 +12,8 @@ declare module 'vitest' {
 let server: ViteDevServer | undefined;
 
 /**
- * Serves the demo (vite.config.ts) on a free localhost port for the end-to-end tests, and empties
+ * Serves the demo (vite.config.ts; also the integration fixture, see fixturePage.ts) on a free
+ * localhost port for the end-to-end tests, and empties
  * tests/e2e/failures/ so that every screenshot in it belongs to this run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -21,7 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     configFile: resolve(__dirname, '../../vite.config.ts'),
     server: { host: '127.0.0.1', port: 0, strictPort: false, open: false, hmr: false, watch: null },
     // Pre-bundled up front: a dependency discovered mid-run would make vite reload the page.
-    optimizeDeps: { include: ['pixi.js', 'lil-gui', 'msgpackr'] },
+    optimizeDeps: { include: ['pixi.js', 'lil-gui', 'msgpackr', 'gsap'] },
     logLevel: 'error',
     clearScreen: false,
   });

@@ -21,7 +21,7 @@ const ROOT = resolve(__dirname, '../..');
 const VIEW = { width: 1024, height: 640 };
 const RESIZED = { width: 820, height: 560 };
 /** Frames recorded before the pause: several waves, coins collected and pooled objects reused. */
-const LIVE_FRAMES = 240;
+const LIVE_FRAMES = 150;
 
 let fixture: DemoPage | undefined;
 /** Everything at the pause (taken in the same turn as the pause key). */

@@ -2,8 +2,8 @@ import { Container, Rectangle, type FederatedPointerEvent, type FederatedWheelEv
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import { quatToAngleZ } from '../core/math/quat';
 import {
-  CAM_ANGLE, CAM_X, CAM_Y, CAM_ZOOM, TRANSFORM_WORDS, applyCamera, createCamera, readCamera, restoreTransform,
-  saveTransform, viewToWorld,
+  CAM_ANGLE, CAM_X, CAM_Y, CAM_ZOOM, TRANSFORM_WORDS, applyCamera, copyTransform, createCamera, readCamera,
+  restoreTransform, saveTransform, viewToWorld,
 } from './camera';
 
 /**
@@ -64,6 +64,12 @@ export class CameraController {
   private clickListeners: Array<(x: number, y: number) => void> = [];
 
   private readonly saved = new Float64Array(TRANSFORM_WORDS);
+  /** What the overlay last wrote on the world container, and a scratch read of it. */
+  private readonly written = new Float64Array(TRANSFORM_WORDS);
+  private readonly seen = new Float64Array(TRANSFORM_WORDS);
+  /** Containers that share the camera (their transform follows the world's while paused), and their saves. */
+  private shared: readonly Container[] = [];
+  private sharedSaved = new Float64Array(0);
   private readonly atPause = createCamera();
   private readonly applied = createCamera(Number.NaN);
   private active = false;
@@ -154,11 +160,24 @@ export class CameraController {
     this.applied[CAM_X] = Number.NaN;
   }
 
+  /**
+   * Containers beside the world container that share its camera (a HUD of health bars in world
+   * coordinates): while paused they get the world container's transform whenever the camera is
+   * applied, and on `end` their own transform back, exactly.
+   */
+  public setSharedCamera(containers: readonly Container[]): void {
+    if (this.active) throw new Error('rewindable: the shared-camera containers cannot change while paused');
+    this.shared = containers.slice();
+    this.sharedSaved = new Float64Array(this.shared.length * TRANSFORM_WORDS);
+  }
+
   /** Saves the world container's transform and starts the manual camera from the current view. */
   public begin(world: Container): void {
     if (this.active) return;
     this.active = true;
     saveTransform(world, this.saved, 0);
+    this.written.set(this.saved);
+    for (let i = 0; i < this.shared.length; i++) saveTransform(this.shared[i], this.sharedSaved, i * TRANSFORM_WORDS);
     readCamera(world, this.viewWidth, this.viewHeight, this.atPause);
     this.manual.set(this.atPause);
     this.current.set(this.atPause);
@@ -173,7 +192,9 @@ export class CameraController {
   public end(world: Container): void {
     if (!this.active) return;
     this.active = false;
+    this.adoptGameChanges(world);
     restoreTransform(world, this.saved, 0);
+    for (let i = 0; i < this.shared.length; i++) restoreTransform(this.shared[i], this.sharedSaved, i * TRANSFORM_WORDS);
     this.input.eventMode = 'none';
     this.dragButton = -1;
     this.followed = -1;
@@ -278,14 +299,34 @@ export class CameraController {
     cur.set(this.manual);
   }
 
-  /** Applies `current` to the world container when it differs from what was applied last. Returns true when it did. */
+  /**
+   * Applies `current` to the world container (and the shared-camera containers) when it differs
+   * from what was applied last. Returns true when it did. A transform field the game changed since
+   * the overlay last wrote it (a resize handler while paused) becomes the one restored at `end`.
+   */
   public apply(world: Container): boolean {
+    if (this.active) this.adoptGameChanges(world);
     const c = this.current;
     const a = this.applied;
     if (c[0] === a[0] && c[1] === a[1] && c[2] === a[2] && c[3] === a[3]) return false;
     a.set(c);
     applyCamera(world, c, this.viewWidth, this.viewHeight);
+    if (this.active) saveTransform(world, this.written, 0);
+    for (let i = 0; i < this.shared.length; i++) copyTransform(world, this.shared[i]);
     return true;
+  }
+
+  /** Keeps, for `end`, every field of the world container's transform the game wrote since the overlay did. */
+  private adoptGameChanges(world: Container): void {
+    const seen = this.seen;
+    const written = this.written;
+    saveTransform(world, seen, 0);
+    for (let i = 0; i < TRANSFORM_WORDS; i++) {
+      if (!Object.is(seen[i], written[i])) {
+        this.saved[i] = seen[i];
+        written[i] = seen[i];
+      }
+    }
   }
 
   /** Forces the next `apply` to write the transform. */
@@ -306,6 +347,8 @@ export class CameraController {
   }
 
   private onDown(e: FederatedPointerEvent): void {
+    // The pointer belongs to the overlay while paused: the game's stage listeners do not hear it.
+    e.stopPropagation();
     if (this.dragButton >= 0) return;
     this.dragButton = e.button;
     this.downX = this.lastX = e.global.x;
@@ -341,6 +384,7 @@ export class CameraController {
   }
 
   private onUp(e: FederatedPointerEvent): void {
+    if (e.target === this.input) e.stopPropagation();
     if (this.dragButton < 0) return;
     const wasClick = !this.dragged && this.dragButton === 0;
     this.dragButton = -1;
@@ -350,6 +394,7 @@ export class CameraController {
   }
 
   private onWheel(e: FederatedWheelEvent): void {
+    e.stopPropagation();
     const notches = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
     // No e.preventDefault(): pixi's wheel listener is passive; see captureWheel.
     this.zoomAt(Math.pow(this.options.wheelZoom, -notches), e.global.x, e.global.y);

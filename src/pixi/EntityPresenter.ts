@@ -6,6 +6,7 @@ import {
   EntityViewState, SAVED_WORDS, applyEntity2D, restoreEntity, saveEntity, tintForFlags, type EntityBinding,
 } from './binding';
 import { addStickFigure } from './bones';
+import { worldToSpace } from './worldSpace';
 
 /** How a handle is shown in the current session (0, the arrays' initial value: not shown). */
 const LIVE = 1;
@@ -25,7 +26,14 @@ export interface EntityPresenterOptions {
   ghostColor: number;
   /** Called once per kind of problem (a binding hook threw). */
   warn: (key: string, message: string) => void;
+  /**
+   * The world container: recorded positions are in its space; an object nested deeper gets them
+   * converted into its parent's coordinates (`EntityView.localX`). Null: every parent is world space.
+   */
+  world?: Container | null;
 }
+
+const localScratch = new Float64Array(3);
 
 /**
  * Shows a sample with the game's own display objects. At `begin` (pause) it takes over every live
@@ -217,6 +225,7 @@ export class EntityPresenter {
       view.handle = h;
       view.index = i;
       view.setTransform(sample.positions, sample.rotations, i);
+      this.toLocal(obj, view);
       view.flags = sample.flags[i];
       const k = table.kindOf[h];
       view.kind = k >= 0 ? table.kinds[k] : undefined;
@@ -257,11 +266,14 @@ export class EntityPresenter {
     const custom = this.binding.capture !== undefined && this.binding.restore !== undefined;
     for (let s = 0; s < this.liveCountValue; s++) {
       const obj = this.liveObjs[s];
-      try {
-        if (custom) this.binding.restore!(obj, this.liveStates[s]);
-        else restoreEntity(obj, this.liveSaved, s * SAVED_WORDS);
-      } catch (err) {
-        this.options.warn('restore', `rewindable: binding.restore threw: ${String(err)}`);
+      // The overlay's own save first (it also changed visibility), then what the binding captured.
+      restoreEntity(obj, this.liveSaved, s * SAVED_WORDS);
+      if (custom) {
+        try {
+          this.binding.restore!(obj, this.liveStates[s]);
+        } catch (err) {
+          this.options.warn('restore', `rewindable: binding.restore threw: ${String(err)}`);
+        }
       }
       this.liveStates[s] = undefined;
     }
@@ -279,6 +291,22 @@ export class EntityPresenter {
     this.bonesDrawn = false;
     this.ghostCountValue = 0;
     this.playback = null;
+  }
+
+  /** Fills the view's parent-space transform: the recorded one, converted when `obj` is nested below the world. */
+  private toLocal(obj: Container, view: EntityViewState): void {
+    const parent = obj.parent;
+    const world = this.options.world ?? null;
+    if (world === null || parent === null || parent === world || parent === this.recreatedLayer) {
+      view.localX = view.x;
+      view.localY = view.y;
+      view.localAngle = view.angle;
+      return;
+    }
+    worldToSpace(parent, world, view.x, view.y, view.angle, localScratch);
+    view.localX = localScratch[0];
+    view.localY = localScratch[1];
+    view.localAngle = localScratch[2];
   }
 
   private takeLive(h: number, obj: Container): void {

@@ -194,6 +194,8 @@ export interface KeyboardControlsOptions {
   liveCommands: readonly OverlayCommand[];
   /** Whether the game runs now. */
   isLive: () => boolean;
+  /** Whether keys are handled at all (false: every key is left to the game, e.g. the overlay is suspended). Default: always. */
+  isEnabled?: () => boolean;
   /** Runs a command. */
   run: (command: OverlayCommand) => void;
 }
@@ -241,6 +243,7 @@ export class KeyboardControls {
   private readonly listener: (e: Event) => void;
   private readonly bindings: Readonly<KeyBindings>;
   private readonly isLive: () => boolean;
+  private readonly isEnabled: (() => boolean) | undefined;
   private readonly run: (command: OverlayCommand) => void;
   private disposed = false;
 
@@ -248,6 +251,7 @@ export class KeyboardControls {
     const { bindings, liveBindings, liveCommands } = options;
     this.bindings = bindings;
     this.isLive = options.isLive;
+    this.isEnabled = options.isEnabled;
     this.run = options.run;
     this.map = keyMap(bindings);
     this.liveBindings = liveBindings ?? {};
@@ -299,6 +303,7 @@ export class KeyboardControls {
 
   private onKey(e: KeyboardEvent): void {
     if (e.ctrlKey || e.altKey || e.metaKey) return;
+    if (this.isEnabled !== undefined && !this.isEnabled()) return;
     if (isTypingTarget(e.target)) return;
     const live = this.isLive();
     const command = this.commandFor(e.key, e.shiftKey, live);

@@ -86,6 +86,7 @@ export class OverlayView {
       ghostRadius: o.ghostRadius,
       ghostColor: o.ghostColor,
       warn: ctx.warn,
+      world: ctx.world,
     });
 
     this.root.label = 'rewindable:world-overlay';
@@ -95,10 +96,40 @@ export class OverlayView {
     this.bones.label = 'rewindable:bones';
     this.selection.label = 'rewindable:selection';
     this.root.addChild(this.recreatedLayer, this.ghosts, this.bones, this.layers.root, this.selection);
-    const world = ctx.world;
-    const parent = world.parent ?? ctx.app.stage;
-    if (world.parent === null) parent.addChild(this.root);
-    else parent.addChildAt(this.root, parent.getChildIndex(world) + 1);
+    if (ctx.world.parent === null) ctx.app.stage.addChild(this.root);
+    this.placeLayers();
+  }
+
+  /**
+   * Keeps the world-space layers directly above `options.layersAbove`, or else above the topmost of
+   * the world container and the shared-camera containers in the world's parent (the game may add,
+   * remove and reorder them: screens). Moves the layers only when they are out of place.
+   */
+  public placeLayers(): void {
+    const o = this.ctx.options;
+    const anchor = o.layersAbove ?? this.ctx.world;
+    const parent = anchor.parent;
+    if (parent === null) return;
+    const kids = parent.children;
+    let top = kids.indexOf(anchor);
+    if (o.layersAbove === null) {
+      const shared = o.sharedCamera;
+      for (let i = 0; i < shared.length; i++) {
+        if (shared[i].parent !== parent) continue;
+        const k = kids.indexOf(shared[i]);
+        if (k > top) top = k;
+      }
+    }
+    const root = this.root;
+    if (root.parent === parent && kids[top + 1] === root) return;
+    if (root.parent === parent && kids.indexOf(root) < top) top--;
+    root.removeFromParent();
+    parent.addChildAt(root, top + 1);
+  }
+
+  /** Hides (suspended overlay) or shows the world-space layers. */
+  public setVisible(on: boolean): void {
+    this.root.visible = on;
   }
 
   /** Enabled channels as a bit mask (bit c = channel c). */

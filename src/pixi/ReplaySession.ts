@@ -6,6 +6,7 @@ import type { ReplayBookmark } from '../replay/saveReplay';
 import type { OverlayContext } from './OverlayContext';
 import type { OverlayHud, ShownTime } from './OverlayHud';
 import type { OverlayView } from './OverlayView';
+import { Pausables } from './Pausables';
 import type { ShowReplayOptions } from './RewindOverlayOptions';
 
 /** What `ReplaySession.showReplay` shows: a reader with its static layers and bookmarks (all resolved). */
@@ -45,6 +46,7 @@ export class ReplaySession {
   private destroyed = false;
   private worldVisibleAtReplay = true;
   private newestAtPause = -1;
+  private readonly clocks: Pausables;
 
   public constructor(
     private readonly ctx: OverlayContext,
@@ -52,6 +54,7 @@ export class ReplaySession {
     private readonly view: OverlayView,
     private readonly hud: OverlayHud,
   ) {
+    this.clocks = new Pausables(ctx.options.pausables, ctx.app.ticker, ctx.warn);
     this.unsubscribeLive = live.time.onChange(() => this.onLiveTimeChange());
   }
 
@@ -182,6 +185,7 @@ export class ReplaySession {
   private halt(): void {
     const ctx = this.ctx;
     this.haltedValue = true;
+    this.clocks.pause();
     const reader = ctx.recorder.reader;
     this.newestAtPause = reader.frameCount > 0 ? reader.newestFrame : -1;
     this.hud.layout();
@@ -205,6 +209,7 @@ export class ReplaySession {
     this.hud.showInfo(-1, null);
     this.view.invalidate();
     this.shown.state = 'live';
+    this.clocks.resume();
     ctx.changed();
     this.callSafely(ctx.options.onResume, 'onResume');
   }

@@ -6,6 +6,7 @@ import type { PlaybackState } from '../core/playback/TimeControl';
 import type { FrameReader } from '../core/read/FrameReader';
 import type { Recorder } from '../core/record/Recorder';
 import type { EntityBinding } from './binding';
+import { recordWorldCamera } from './camera';
 import { CameraController, type CameraMode } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
@@ -15,6 +16,7 @@ import {
 import { warnOncePerKey, type OverlayContext } from './OverlayContext';
 import { OverlayHud } from './OverlayHud';
 import { OverlayView } from './OverlayView';
+import { LifeKinds } from './LifeKinds';
 import { ReplaySession } from './ReplaySession';
 import {
   DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
@@ -91,6 +93,9 @@ export class RewindOverlay {
   private destroyed = false;
   private interpolateOn: boolean;
   private gameTime = 0;
+  private suspendedByHand = false;
+  private suspendedNow = false;
+  private readonly lifeKinds: LifeKinds;
 
   public constructor(
     public readonly app: Application,
@@ -108,6 +113,7 @@ export class RewindOverlay {
 
     this.camera = new CameraController(o.camera);
     this.camera.captureWheel(app.canvas);
+    this.camera.setSharedCamera(o.sharedCamera);
     const ctx: OverlayContext = {
       app, world, binding, recorder, options: this.options, camera: this.camera,
       warn: warnOncePerKey(this.options.onWarning),
@@ -126,6 +132,7 @@ export class RewindOverlay {
     this.presenter = this.view.presenter;
     app.stage.addChild(this.ui);
     this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
+    this.lifeKinds = new LifeKinds(recorder, binding, ctx.warn);
     this.camera.onChange(() => {
       this.view.invalidateCamera();
       this.emit();
@@ -137,7 +144,7 @@ export class RewindOverlay {
     this.keyboard = o.keyboard && target !== null
       ? new KeyboardControls(target, {
         bindings, liveBindings: o.liveKeys, liveCommands: o.keysWhileLive,
-        isLive: () => !this.session.halted, run: (c) => this.runCommand(c),
+        isLive: () => !this.session.halted, isEnabled: () => !this.suspendedNow, run: (c) => this.runCommand(c),
       })
       : null;
     this.hud.setHelpLines(this.keyboard !== null ? this.keyboard.describe() : []);
@@ -203,6 +210,14 @@ export class RewindOverlay {
     return this.view.selected;
   }
 
+  /**
+   * Whether the overlay is suspended (`setSuspended`, or `options.suspendWhen`): nothing is
+   * recorded or drawn and no key is handled, for screens without gameplay (title, results).
+   */
+  public get suspended(): boolean {
+    return this.suspendedNow;
+  }
+
   /** Calls `listener` when the state, speed, source, channels, bones, interpolation, camera mode, selection or bookmarks change. */
   public onChange(listener: (overlay: RewindOverlay) => void): () => void {
     this.listeners = [...this.listeners, listener];
@@ -213,9 +228,24 @@ export class RewindOverlay {
 
   // ───────────────────────────── commands ─────────────────────────────
 
-  /** Stops the game and shows the newest frame (no-op when paused). */
+  /** Stops the game and shows the newest frame (no-op when paused or suspended). */
   public pause(): void {
-    if (!this.session.halted) this.livePlayback.time.pause();
+    if (!this.session.halted && !this.suspendedNow) this.livePlayback.time.pause();
+  }
+
+  /**
+   * Suspends the whole overlay (true) or lets it work again (false), for screens without gameplay:
+   * while suspended nothing is recorded (the `record` hook is not called) or drawn, no key is
+   * handled, and `pause()` does nothing; suspending while paused resumes the game first (everything
+   * restored). `options.suspendWhen` suspends it too, checked every tick.
+   *
+   * @example
+   * titleScreen.on('added', () => overlay.setSuspended(true));
+   * startButton.on('pointertap', () => overlay.setSuspended(false));
+   */
+  public setSuspended(on: boolean): void {
+    this.suspendedByHand = on;
+    this.refreshSuspended();
   }
 
   /** Resumes the game: restores everything and goes live (drops a loaded replay). */
@@ -397,6 +427,7 @@ export class RewindOverlay {
     } else {
       this.view.updateLive();
     }
+    this.view.placeLayers();
     const stage = this.app.stage;
     if (stage.children[stage.children.length - 1] !== this.ui) stage.addChild(this.ui);
   }
@@ -420,14 +451,48 @@ export class RewindOverlay {
     this.listeners = [];
   }
 
+  /** Works out whether the overlay is suspended now; on a change, resumes a pause and hides or shows the layers. */
+  private refreshSuspended(): boolean {
+    let on = this.suspendedByHand;
+    const when = this.options.suspendWhen;
+    if (!on && when !== null) {
+      try {
+        on = when() === true;
+      } catch (err) {
+        this.ctx.warn('suspendWhen', `rewindable: suspendWhen threw: ${String(err)}`);
+      }
+    }
+    if (on !== this.suspendedNow) {
+      this.suspendedNow = on;
+      if (on && this.session.halted) this.resume();
+      this.view.setVisible(!on);
+      this.ui.visible = !on;
+      this.emit();
+    }
+    return on;
+  }
+
   private onTick(ticker: Ticker): void {
+    if (this.destroyed) return;
+    if (this.refreshSuspended()) return;
     const dt = ticker.deltaMS / 1000;
     const hook = this.options.record;
     if (hook !== null && !this.session.halted) {
-      this.gameTime += dt;
+      const clock = this.options.clock;
+      let time: number;
+      let step: number;
+      if (clock !== null) {
+        time = clock.time;
+        step = clock.dt;
+      } else {
+        this.gameTime += dt;
+        time = this.gameTime;
+        step = dt;
+      }
       const rec = this.recorder;
-      rec.beginFrame(this.gameTime, dt);
+      rec.beginFrame(time, step);
       try {
+        if (this.options.recordCamera) recordWorldCamera(rec, this.world, this.app.screen.width, this.app.screen.height);
         hook(rec, dt);
       } catch (err) {
         this.ctx.warn('record', `rewindable: the record hook threw: ${String(err)}`);
@@ -435,6 +500,7 @@ export class RewindOverlay {
         if (rec.inFrame) rec.endFrame();
       }
     }
+    if (!this.session.halted) this.lifeKinds.update();
     this.update(dt);
   }
 

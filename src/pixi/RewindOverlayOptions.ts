@@ -1,4 +1,4 @@
-import { UPDATE_PRIORITY } from 'pixi.js';
+import { UPDATE_PRIORITY, type Container } from 'pixi.js';
 import { MarkerKind, type MarkerKindValue } from '../core/playback/MarkerIndex';
 import type { Playback, PlaybackOptions } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
@@ -8,6 +8,7 @@ import type { ReplayBookmark, ReplaySource } from '../replay/saveReplay';
 import { DEFAULT_FLAG_TINTS } from './binding';
 import type { CameraControllerOptions } from './CameraController';
 import type { KeyBindings, OverlayCommand } from './KeyboardControls';
+import type { Pausable } from './Pausables';
 import type { ParagraphStyle } from './ParagraphPool';
 import type { TextPanelStyle } from './TextPanel';
 import type { TimelineStyle } from './Timeline';
@@ -25,6 +26,50 @@ export interface RewindOverlayOptions {
    * the recorder itself.
    */
   record: ((recorder: Recorder, dt: number) => void) | null;
+  /**
+   * The game's own clock, read after the game's update each tick the `record` hook records: any
+   * object with `time` (seconds) and `dt` (the step that led to it, seconds), e.g. the game object
+   * itself. Null: the overlay sums the pixi ticker's `deltaMS`, which pixi caps at 100 ms a step
+   * (`minFPS`), so below 10 fps the timeline would run slower than the game.
+   *
+   * @example
+   * new RewindOverlay(app, world, binding, recorder, { record, clock: game }); // game.time, game.dt
+   */
+  clock: { readonly time: number; readonly dt: number } | null;
+  /**
+   * With a `record` hook: record the world container's transform as the game camera each frame
+   * (`recordWorldCamera`), before the hook runs; a `recorder.camera(...)` call in the hook replaces it.
+   */
+  recordCamera: boolean;
+  /**
+   * The clocks the game runs besides the application's ticker, paused while the overlay is and
+   * resumed after: tween timelines (`gsap.globalTimeline`), `Ticker.shared` (what
+   * `AnimatedSprite`s play on), an `AudioContext`, media elements, any `{ pause(), resume() }`.
+   * See `Pausable`.
+   *
+   * @example
+   * new RewindOverlay(app, world, binding, recorder, { pausables: [gsap.globalTimeline, Ticker.shared] });
+   */
+  pausables: readonly Pausable[];
+  /**
+   * Containers beside the world container in the same coordinates (a HUD of health bars): while
+   * paused they get the world container's transform (they follow the replay's camera), and their
+   * own back on resume.
+   */
+  sharedCamera: readonly Container[];
+  /**
+   * Where the overlay's world-space layers (re-created entities, debug draw, bones, selection) sit:
+   * directly above this container, in its parent. Null (default): directly above the topmost of
+   * the world container and the `sharedCamera` containers sharing its parent. The placement follows
+   * the world container when the game moves it (screens that add and remove it).
+   */
+  layersAbove: Container | null;
+  /**
+   * Checked every tick: while it returns true the overlay is suspended (no recording, no keys, no
+   * drawing; a pause is resumed first), e.g. `() => game.screen !== 'play'` for title and result
+   * screens. `overlay.setSuspended(on)` does the same by hand.
+   */
+  suspendWhen: (() => boolean) | null;
   /** Called when the game must stop simulating (replay starts). Pixi keeps rendering. */
   onPause: (() => void) | null;
   /** Called when the game may simulate again (every live object was restored). */
@@ -97,6 +142,12 @@ export interface RewindOverlayOptions {
 /** The defaults merged under the options given to `new RewindOverlay(...)`. */
 export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Object.freeze<RewindOverlayOptions>({
   record: null,
+  clock: null,
+  recordCamera: true,
+  pausables: [],
+  sharedCamera: [],
+  layersAbove: null,
+  suspendWhen: null,
   onPause: null,
   onResume: null,
   onPresent: null,

@@ -33,6 +33,15 @@ export interface EntityView {
   readonly qw: number;
   /** Rotation about z (radians) of the quaternion: what a 2D game displays. */
   readonly angle: number;
+  /**
+   * `x`, `y` and `angle` in the coordinates of the object's parent: the same numbers when the
+   * parent is the world container (or the overlay's layer of re-created objects); converted through
+   * the containers in between when the object is nested deeper (a crate on a moving raft). What
+   * `applyEntity2D` sets.
+   */
+  readonly localX: number;
+  readonly localY: number;
+  readonly localAngle: number;
   /** Display flags of the nearer frame (`EntityFlags`). */
   readonly flags: number;
   /** Kind named by `recorder.describe`, if any. */
@@ -65,6 +74,9 @@ export class EntityViewState implements EntityView {
   public qz = 0;
   public qw = 1;
   public angle = 0;
+  public localX = 0;
+  public localY = 0;
+  public localAngle = 0;
   public flags = 0;
   public kind: string | undefined = undefined;
   public label: string | undefined = undefined;
@@ -104,13 +116,28 @@ export interface EntityBinding<S = unknown> {
    */
   apply?(obj: Container, view: EntityView): void;
   /**
-   * Saves what `apply` will change, before the overlay touches a live object. With `capture`
-   * the overlay calls `restore(obj, state)` on resume; without it, it saves and restores position,
-   * rotation, scale, visibility, tint and alpha itself.
+   * Saves what `apply` changes beyond the default save, before the overlay touches a live object.
+   * The overlay always saves and restores position, rotation, scale, visibility, tint and alpha
+   * itself; `capture` **extends** that save (a child's rotation, a texture frame): on resume the
+   * overlay restores its own save first, then calls `restore(obj, state)`.
+   *
+   * @example
+   * capture: (barrel) => barrel.children[0].rotation,
+   * restore: (barrel, r) => { barrel.children[0].rotation = r; },
    */
   capture?(obj: Container): S;
-  /** Puts back what `capture` saved. Required when `capture` is given. */
+  /** Puts back what `capture` saved, after the overlay restored its own save. Required when `capture` is given. */
   restore?(obj: Container, state: S): void;
+  /**
+   * The kind of a life the game just started, asked once per life from its display object (`obj`,
+   * from `find`), so the game never calls `recorder.describe` itself: a despawned entity is then
+   * re-created through `create(kind)`. Return undefined for "no kind" (drawn as a debug shape).
+   * With per-life ids (an id is never reused), no `despawn` bookkeeping is needed either.
+   *
+   * @example
+   * kindOf: (obj, id) => game.actors.get(id)?.kind,
+   */
+  kindOf?(obj: Container, id: number): string | null | undefined;
   /**
    * Re-creates an entity that no longer exists in the game (despawned), from its kind. Objects are
    * pooled per kind: `create` is called only when the pool of that kind is empty. Return null when
@@ -126,13 +153,17 @@ export interface EntityBinding<S = unknown> {
 }
 
 /**
- * The default `apply` for 2D games: x, y from the position, rotation about z, and the tint for
- * the flags. Allocates nothing.
+ * The default `apply` for 2D games: x, y from the position, rotation about z (both in the
+ * coordinates of the object's parent, see `EntityView.localX`), and the tint for the flags.
+ * Allocates nothing.
+ *
+ * @example
+ * apply: (obj, view) => { applyEntity2D(obj, view); obj.children[0].rotation = view.z; },
  */
 export function applyEntity2D(obj: Container, view: EntityView): void {
-  obj.x = view.x;
-  obj.y = view.y;
-  obj.rotation = view.angle;
+  obj.x = view.localX;
+  obj.y = view.localY;
+  obj.rotation = view.localAngle;
   // Setting a tint costs a colour conversion in pixi even when unchanged: only on change.
   if (obj.tint !== view.flagTint) obj.tint = view.flagTint;
 }

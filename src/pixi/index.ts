@@ -5,7 +5,9 @@
  * - what a game writes: `RewindOverlay` and its defaults, the binding helpers (`applyEntity2D`,
  *   `DEFAULT_FLAG_TINTS`), the camera convention (`recordWorldCamera`, `applyCamera`, `readCamera`,
  *   `createCamera`, `viewToWorld`, `CAM_*`), the default keys and styles its options merge over,
- *   and the bone helpers for a custom `apply` (`boneWorldPositions`, `addStickFigure`);
+ *   the bone helpers for a custom `apply` (`boneWorldPositions`, `addStickFigure`), world-container
+ *   space for nested objects (`recordDisplay`, `toWorldSpace`, `spaceToWorld`) and the clock types
+ *   of the `pausables` option (`Pausable`);
  * - the parts the overlay exposes as fields (`overlay.camera`, `overlay.timeline`, `overlay.layers`,
  *   `overlay.presenter`, `overlay.keyboard`, `overlay.badge`...) are exported as types only: a game
  *   reads them, it does not build them.
@@ -57,6 +59,8 @@ export {
 export { DEFAULT_TIMELINE_STYLE, type Timeline, type TimelineStyle } from './Timeline';
 export { DEFAULT_PARAGRAPH_STYLE, type ParagraphStyle } from './ParagraphPool';
 export { DEFAULT_TEXT_PANEL_STYLE, type TextPanel, type TextPanelStyle } from './TextPanel';
+export { recordDisplay, spaceToWorld, toWorldSpace } from './worldSpace';
+export type { AudioClock, CustomClock, MediaClock, Pausable, TickerClock, TimelineClock } from './Pausables';
 export { addStickFigure, boneWorldPositions, type BonedRows, type PathSink } from './bones';
 export type { DebugLayers } from './DebugLayers';
 export type { EntityPresenter } from './EntityPresenter';

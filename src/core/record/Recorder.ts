@@ -117,6 +117,8 @@ export class Recorder {
   private readonly pending = new PendingDescriptions(4096);
   /** Each kind of problem is reported once, and its message is only built then. */
   private readonly warnOnce: WarnOnce;
+  /** Listeners of `onFrameEnd` (a live stream); empty for most games, so `endFrame` pays one length check. */
+  private readonly frameEndListeners: Array<(frame: number) => void> = [];
 
   public constructor(options: Partial<RecorderOptions> = {}) {
     const o: RecorderOptions = { ...DEFAULT_RECORDER_OPTIONS, ...options };
@@ -753,6 +755,34 @@ export class Recorder {
     u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);
     this.stats.framesRecorded++;
+    if (this.frameEndListeners.length > 0) this.notifyFrameEnd(frame);
+  }
+
+  /**
+   * Calls `listener` with each frame's number right after the frame is committed to the ring (a
+   * live stream sends it then). A throwing listener is reported once and never reaches the game.
+   * Returns the function that removes the listener.
+   *
+   * @example
+   * const stop = recorder.onFrameEnd((frame) => sender.send(frame));
+   */
+  public onFrameEnd(listener: (frame: number) => void): () => void {
+    this.frameEndListeners.push(listener);
+    return () => {
+      const i = this.frameEndListeners.indexOf(listener);
+      if (i >= 0) this.frameEndListeners.splice(i, 1);
+    };
+  }
+
+  private notifyFrameEnd(frame: number): void {
+    const list = this.frameEndListeners;
+    for (let i = 0; i < list.length; i++) {
+      try {
+        list[i](frame);
+      } catch (e) {
+        this.warnOnce.warn('frameEnd', `rewindable: an onFrameEnd listener threw (${e instanceof Error ? e.message : String(e)}); the frame is recorded`);
+      }
+    }
   }
 
   /**

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `rewindable` command line (`npx rewindable info FILE.rwd`). Runs the built library
-// (dist/cli.js); in a source checkout without a build, falls back to the TypeScript sources
-// through tsx when it is installed. The Node-specific parts (files, stdout, exit code) live here,
-// so src/cli stays free of Node APIs.
+// The `rewindable` command line (`npx rewindable info FILE.rwd`, `npx rewindable serve`). Runs the
+// built library (dist/cli.js); in a source checkout without a build, falls back to the TypeScript
+// sources through tsx when it is installed. The process-specific parts (files, stdout, exit code,
+// signals) live here; `info` is free of Node APIs, `serve` is a Node server (ws).
 import { existsSync, readFileSync } from 'node:fs';
 
 const built = new URL('../dist/cli.js', import.meta.url);
@@ -24,8 +24,24 @@ async function loadCli() {
 }
 
 const cli = await loadCli();
-process.exitCode = cli.runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const io = {
   readFile: (path) => readFileSync(path),
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
-});
+  exitCode: (code) => {
+    process.exitCode = code;
+  },
+};
+if (argv[0] === 'serve') {
+  const server = await cli.runServe(argv.slice(1), io);
+  if (server !== null) {
+    const stop = () => {
+      server.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
+} else {
+  process.exitCode = cli.runCli(argv, io);
+}

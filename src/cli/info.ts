@@ -151,6 +151,7 @@ export interface CliIo {
 export const CliExit = { OK: 0, BAD_FILE: 1, USAGE: 2 } as const;
 
 const USAGE = `Usage: rewindable info FILE.rwd [--build BUILD_ID]
+       rewindable serve [--port N] [--host ADDR --allow-remote] [--token T] [--persist DIR]   (see rewindable serve --help)
 
 Prints a JSON summary of a replay file: format version, build id, frame count and time span,
 entities, channels, bookmarks, events and over-budget frames. With --build, warns when the file

@@ -109,7 +109,7 @@ export class LiveServer {
   public static start(options: Partial<LiveServerOptions> = {}): Promise<LiveServer> {
     const o: LiveServerOptions = { ...DEFAULT_LIVE_SERVER_OPTIONS, ...options };
     if (!LOOPBACK.has(o.host) && !o.allowRemote) {
-      return Promise.reject(new Error(`rewindable serve: refusing to listen on ${o.host} without --allow-remote (anyone who can reach it sees your game)`));
+      return Promise.reject(new Error(`refusing to listen on ${o.host} without --allow-remote (anyone who can reach it sees your game)`));
     }
     const limits = { ...DEFAULT_LIVE_LIMITS, ...o.limits };
     const http = createServer();

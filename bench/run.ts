@@ -15,13 +15,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchFigures, BenchSection } from './lib/BenchSection';
 import { speedProbeMs, type ProbeReading } from './lib/speedProbe';
+import { liveSection } from './sections/live';
 import { overlaySection } from './sections/overlay';
 import { recordSection } from './sections/record';
 import { replaySection } from './sections/replay';
 import { sampleSection } from './sections/sample';
 
 /** Every section, in the order they run. */
-const SECTIONS: readonly BenchSection[] = [recordSection, sampleSection, replaySection, overlaySection];
+const SECTIONS: readonly BenchSection[] = [recordSection, sampleSection, replaySection, overlaySection, liveSection];
 
 function optionList(args: readonly string[], name: string): string[] {
   const i = args.indexOf(name);

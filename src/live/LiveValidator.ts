@@ -62,8 +62,8 @@ export class LiveValidator {
   public constructor(limits: Partial<LiveLimits> = {}) {
     this.limits = { ...DEFAULT_LIVE_LIMITS, ...limits };
     this.ctx = {
-      handleCount: 0, used: new Uint8Array(0), spawn: new Int32Array(0), last: new Int32Array(0), stamp: new Int32Array(0),
-      channelCount: 3, eventKindCount: 0, maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame, work: null,
+      handles: new Int32Array(0), rowOfHandle: new Int32Array(0), spawn: new Int32Array(0), last: new Int32Array(0),
+      stamp: new Int32Array(0), previousTime: -Infinity, channelCount: 3, eventKindCount: 0, maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame, work: null,
     };
   }
 
@@ -109,8 +109,10 @@ export class LiveValidator {
     this.kinds = [];
     this.eventKinds = [];
     this.lastFrame = -1;
-    this.ctx.used.fill(0);
+    // A live stream's rows are its handles: row h describes handle h, -1 while h has no life yet.
+    (this.ctx.rowOfHandle as Int32Array).fill(-1);
     this.ctx.stamp.fill(-1);
+    this.ctx.previousTime = -Infinity;
     this.ctx.channelCount = 3;
     this.ctx.eventKindCount = 0;
   }
@@ -252,22 +254,23 @@ export class LiveValidator {
 
   private setLife(handle: number, spawn: number): void {
     const ctx = this.ctx;
-    if (handle >= ctx.handleCount) {
-      const cap = Math.min(this.limits.maxHandles, Math.max(handle + 1, ctx.handleCount * 2, 64));
+    const count = ctx.handles.length;
+    if (handle >= count) {
+      const cap = Math.min(this.limits.maxHandles, Math.max(handle + 1, count * 2, 64));
       const grow32 = (a: Int32Array, fill: number): Int32Array => {
         const g = new Int32Array(cap).fill(fill);
         g.set(a);
         return g;
       };
-      const used = new Uint8Array(cap);
-      used.set(ctx.used);
-      ctx.used = used;
+      const handles = new Int32Array(cap);
+      for (let h = 0; h < cap; h++) handles[h] = h;
+      ctx.handles = handles;
+      ctx.rowOfHandle = grow32(ctx.rowOfHandle as Int32Array, -1);
       ctx.spawn = grow32(ctx.spawn, 0);
       ctx.last = grow32(ctx.last, 0);
       ctx.stamp = grow32(ctx.stamp, -1);
-      ctx.handleCount = cap;
     }
-    ctx.used[handle] = 1;
+    (ctx.rowOfHandle as Int32Array)[handle] = handle;
     ctx.spawn[handle] = spawn;
     ctx.last[handle] = MAX_FRAME_NUMBER;
   }

@@ -37,8 +37,15 @@ export const DEFAULT_TIME_CONTROL_OPTIONS: Readonly<TimeControlOptions> = Object
 
 /**
  * The one object that says which moment is viewed. It changes only through commands (pause, play,
- * setSpeed, step, seek, seekTime, toOldest, toNewest, goLive) and through `update`, and it emits a
- * change event whenever its state, position, speed or loop setting changed.
+ * setSpeed, step, seek, seekTime, toOldest, toNewest, goLive, setRange, markIn, markOut, clearRange,
+ * playRange) and through `update`, and it emits a change event whenever its state, position, speed,
+ * loop setting or in/out range changed.
+ *
+ * **In/out range.** An optional range of whole frames `[rangeIn, rangeOut]` (a video editor's in and
+ * out points). While one is set, playing stays inside it: `play` from outside starts at its first
+ * frame in the playing direction, playing stops at its ends (or wraps inside it when `loop` is on).
+ * Seeking and stepping may still go anywhere held. The range is kept within the frames held: when its
+ * first frames are evicted it shrinks to the oldest held, when all of them are, it is cleared.
  *
  * Positions are frame numbers as in `FrameReader`, fractional between frames. Playing advances by
  * the frames' RECORDED dt times the speed, so a replay runs true to real time even when the game's
@@ -65,6 +72,13 @@ export class TimeControl {
   private seenPos = Number.NaN;
   private seenSpeed = 1;
   private seenLoop: boolean;
+  /** The in/out range, whole frames (meaningful only when `ranged`). */
+  private ranged = false;
+  private rin = 0;
+  private rout = 0;
+  private seenRanged = false;
+  private seenIn = 0;
+  private seenOut = 0;
   /** Output of `segment` (a field, not a return value: a returned double may be boxed). */
   private segDur = 0;
   /** `timingInto` scratch: time and dt of frame f, then of f - 1. */
@@ -133,6 +147,81 @@ export class TimeControl {
     this.emitIfChanged();
   }
 
+  /** Whether an in/out range is set. */
+  public get hasRange(): boolean {
+    return this.ranged;
+  }
+
+  /** First frame of the in/out range (the oldest frame held when none is set; 0 with an empty ring). */
+  public get rangeIn(): number {
+    return this.ranged ? this.rin : this.reader.frameCount > 0 ? this.reader.oldestFrame : 0;
+  }
+
+  /** Last frame of the in/out range (the newest frame held when none is set; 0 with an empty ring). */
+  public get rangeOut(): number {
+    return this.ranged ? this.rout : this.reader.frameCount > 0 ? this.reader.newestFrame : 0;
+  }
+
+  /**
+   * Sets the in/out range to the whole frames `[a, b]` (rounded, either order), clamped to the frames
+   * held. NaN or an empty ring is ignored. Playing stays inside the range from now on; the position
+   * is not moved.
+   *
+   * @example
+   * time.setRange(120, 180);
+   * time.setLoop(true);
+   * time.play(); // loops over frames 120..180
+   */
+  public setRange(a: number, b: number): void {
+    const r = this.reader;
+    if (r.frameCount === 0 || Number.isNaN(a) || Number.isNaN(b)) return;
+    const lo = this.clamp(Math.round(a < b ? a : b));
+    const hi = this.clamp(Math.round(a < b ? b : a));
+    this.ranged = true;
+    this.rin = lo;
+    this.rout = hi;
+    this.emitIfChanged();
+  }
+
+  /**
+   * Sets the range's in point to `frame` (default: the viewed frame, rounded). The out point stays
+   * when it is at or after the in point, else it becomes the newest frame held.
+   */
+  public markIn(frame: number = this.position): void {
+    if (this.reader.frameCount === 0 || Number.isNaN(frame)) return;
+    const f = this.clamp(Math.round(frame));
+    this.setRange(f, this.ranged && this.rout >= f ? this.rout : this.reader.newestFrame);
+  }
+
+  /**
+   * Sets the range's out point to `frame` (default: the viewed frame, rounded). The in point stays
+   * when it is at or before the out point, else it becomes the oldest frame held.
+   */
+  public markOut(frame: number = this.position): void {
+    if (this.reader.frameCount === 0 || Number.isNaN(frame)) return;
+    const f = this.clamp(Math.round(frame));
+    this.setRange(this.ranged && this.rin <= f ? this.rin : this.reader.oldestFrame, f);
+  }
+
+  /** Removes the in/out range: playing spans every frame held again. */
+  public clearRange(): void {
+    this.ranged = false;
+    this.emitIfChanged();
+  }
+
+  /**
+   * Plays the in/out range (every frame held when none is set) in a loop at the current speed: loop
+   * on, the position at the range's first frame in the playing direction (its out point when the
+   * speed is negative), playing.
+   */
+  public playRange(): void {
+    const r = this.reader;
+    this.looping = true;
+    if (r.frameCount > 0) this.pos = this.spd < 0 ? this.rangeOut : this.rangeIn;
+    this.st = 'playing';
+    this.emitIfChanged();
+  }
+
   /** live → paused at the newest frame; playing → paused where it is; paused stays paused. */
   public pause(): void {
     if (this.st === 'paused') return;
@@ -144,16 +233,21 @@ export class TimeControl {
   /**
    * paused/live → playing. From live it starts at the newest frame. From paused at the end it is
    * heading to (the newest frame when the speed is positive, the oldest when negative), it restarts
-   * from the other end, as a video player does.
+   * from the other end, as a video player does. With an in/out range, its ends are the ends, and
+   * from outside it playing starts at its first frame in the playing direction.
    */
   public play(): void {
     if (this.st === 'playing') return;
     const r = this.reader;
     const wasLive = this.st === 'live';
     this.pos = this.position;
-    if (!wasLive && r.frameCount > 1 && !this.looping) {
-      if (this.spd > 0 && this.pos >= r.newestFrame) this.pos = r.oldestFrame;
-      else if (this.spd < 0 && this.pos <= r.oldestFrame) this.pos = r.newestFrame;
+    if (r.frameCount > 0 && this.ranged && (this.pos < this.rin || this.pos > this.rout)) {
+      this.pos = this.spd < 0 ? this.rout : this.rin;
+    } else if (!wasLive && r.frameCount > 1 && !this.looping) {
+      const lo = this.rangeIn;
+      const hi = this.rangeOut;
+      if (this.spd > 0 && this.pos >= hi && lo < hi) this.pos = lo;
+      else if (this.spd < 0 && this.pos <= lo && lo < hi) this.pos = hi;
     }
     this.st = 'playing';
     this.emitIfChanged();
@@ -263,7 +357,7 @@ export class TimeControl {
     this.emitIfChanged();
   }
 
-  /** Calls `listener` after every change of state, position, speed or loop. Returns the unsubscribe function. */
+  /** Calls `listener` after every change of state, position, speed, loop or in/out range. Returns the unsubscribe function. */
   public onChange(listener: (tc: TimeControl) => void): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
@@ -294,16 +388,18 @@ export class TimeControl {
   private advance(realDtSeconds: number): void {
     const r = this.reader;
     if (r.frameCount === 0) return;
+    if (this.ranged) this.keepRangeHeld();
     const budget = realDtSeconds > 0 && realDtSeconds < Number.POSITIVE_INFINITY ? realDtSeconds * Math.abs(this.spd) : 0;
     // int32 frame numbers (see positionInto), and int32 frames handed to `segment`: no double is
     // boxed here whether or not V8 inlines the calls.
-    const oldest = r.oldestFrame | 0;
-    const newest = r.newestFrame | 0;
+    // Playing stays inside the in/out range (kept within the frames held by `emitIfChanged`).
+    const oldest = this.ranged ? this.rin | 0 : r.oldestFrame | 0;
+    const newest = this.ranged ? this.rout | 0 : r.newestFrame | 0;
     const p0 = this.pos;
     let p = p0 < oldest ? oldest : p0 > newest ? newest : p0;
     const forward = this.spd > 0;
     // At most one lap of frame crossings per update: a bound even for tiny recorded dts.
-    let crossings = r.frameCount + 2;
+    let crossings = newest - oldest + 3;
     let left = budget;
     for (;;) {
       if (forward ? p >= newest : p <= oldest) {
@@ -352,6 +448,23 @@ export class TimeControl {
     return x < lo ? lo : x > hi ? hi : x;
   }
 
+  /** Evicted frames leave the range: it shrinks to the oldest frame held, or is cleared when none of it is held. */
+  private keepRangeHeld(): void {
+    const r = this.reader;
+    if (r.frameCount === 0) {
+      this.ranged = false;
+      return;
+    }
+    const lo = r.oldestFrame | 0;
+    const hi = r.newestFrame | 0;
+    if (this.rout < lo || this.rin > hi) {
+      this.ranged = false;
+      return;
+    }
+    if (this.rin < lo) this.rin = lo;
+    if (this.rout > hi) this.rout = hi;
+  }
+
   private emitIfChanged(): void {
     // The effective position, kept in `pos` (inline: a getter returning a double may box it).
     const r = this.reader;
@@ -361,12 +474,17 @@ export class TimeControl {
       const x = this.st === 'live' ? hi : this.pos;
       this.pos = x < lo ? lo : x > hi ? hi : x;
     }
+    if (this.ranged) this.keepRangeHeld();
     const p = this.pos;
-    if (p === this.seenPos && this.st === this.seenState && this.spd === this.seenSpeed && this.looping === this.seenLoop) return;
+    if (p === this.seenPos && this.st === this.seenState && this.spd === this.seenSpeed && this.looping === this.seenLoop &&
+        this.ranged === this.seenRanged && this.rin === this.seenIn && this.rout === this.seenOut) return;
     this.seenPos = p;
     this.seenState = this.st;
     this.seenSpeed = this.spd;
     this.seenLoop = this.looping;
+    this.seenRanged = this.ranged;
+    this.seenIn = this.rin;
+    this.seenOut = this.rout;
     const ls = this.listeners;
     for (let i = 0; i < ls.length; i++) {
       try {

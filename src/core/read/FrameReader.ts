@@ -3,7 +3,7 @@ import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK,
   HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS,
   H_DROPPED_TEXT, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS,
-  H_SANITIZED, H_TIME, PRIM_FLOATS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
+  H_SANITIZED, H_TIME, H_TOTAL_WORDS, PRIM_FLOATS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
 } from '../format/layout';
 import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { EntityTable } from '../store/EntityTable';
@@ -92,6 +92,15 @@ export class FrameReader {
   public overBudgetOf(frame: number): number {
     const at = this.ring.offsetOf(frame);
     return at < 0 ? 0 : this.ring.u32[at + H_OVER_BUDGET];
+  }
+
+  /**
+   * Bytes a held frame takes in the ring (its header and every section; 0 when not held), without
+   * decoding anything: what a timeline shows as the recorder's per-frame cost.
+   */
+  public bytesOf(frame: number): number {
+    const at = this.ring.offsetOf(frame);
+    return at < 0 ? 0 : this.ring.u32[at + H_TOTAL_WORDS] * 4;
   }
 
   /** Entity count of a held frame (0 when not held). */

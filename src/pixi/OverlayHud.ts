@@ -145,6 +145,7 @@ export class OverlayHud {
     if (this.labelClock <= 0 && this.labelInputsChanged(pb, time)) {
       this.labelClock = 0.1;
       this.timeline.setLabel(this.timelineLabel(pb, time.replay));
+      this.timeline.setHeadFrame(pb);
     }
   }
 

@@ -1,11 +1,25 @@
-import { BitmapText, Container, Graphics, Rectangle, type FederatedPointerEvent, type StrokeStyle } from 'pixi.js';
-import { MarkerKind } from '../core/playback/MarkerIndex';
+import {
+  BitmapText, Container, Graphics, Rectangle, Sprite, Texture, type FederatedPointerEvent, type FederatedWheelEvent,
+} from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
+import { laneLayout, LaneType, TimelineLanes, type TimelineLane } from './TimelineLanes';
+import { TimelinePixels } from './TimelinePixels';
+import { TimelineRuler } from './TimelineRuler';
+import { TimelineScale } from './TimelineScale';
+import { frameTimeText, markerText, TimelineTooltip } from './TimelineTooltip';
 
 /** Look of the timeline. */
 export interface TimelineStyle {
-  /** Height of the bar, pixels. */
+  /** Height of the expanded timeline (ruler and lanes), pixels. */
   height: number;
+  /** Height when collapsed (ruler and one marker lane), pixels. */
+  collapsedHeight: number;
+  /** Start collapsed. */
+  collapsed: boolean;
+  /** Height of the ruler at the top, pixels. */
+  rulerHeight: number;
+  /** Width of the lanes' legend on the left, pixels. */
+  legendWidth: number;
   /** Gap to the screen edges, pixels. */
   margin: number;
   background: number;
@@ -14,148 +28,303 @@ export interface TimelineStyle {
   playhead: number;
   /** Marker colours by `MarkerKind`: over budget, spawn, despawn, damage, bookmark, event. */
   markerColors: readonly number[];
+  /** Bars of the recorded dt per frame, and of a hitch (over twice the typical dt). */
+  dtColor: number;
+  hitchColor: number;
+  /** Bars of the bytes per frame, and of a frame over budget. */
+  bytesColor: number;
+  overBudgetColor: number;
+  /** The in/out range: its shading and handles. */
+  rangeColor: number;
+  /** Ruler ticks and labels. */
+  tickColor: number;
   fontFamily: string;
 }
 
 /** The default look of the timeline. */
 export const DEFAULT_TIMELINE_STYLE: Readonly<TimelineStyle> = Object.freeze({
-  height: 20,
+  height: 92,
+  collapsedHeight: 28,
+  collapsed: false,
+  rulerHeight: 16,
+  legendWidth: 62,
   margin: 12,
   background: 0x0c0d10,
-  held: 0x2c3039,
+  held: 0x1e2128,
   playhead: 0xffffff,
   markerColors: Object.freeze([0xff453a, 0x30d158, 0x98989d, 0xff9f0a, 0x0a84ff, 0xffd60a]),
+  dtColor: 0x5e9ed6,
+  hitchColor: 0xff6b3d,
+  bytesColor: 0x7d8597,
+  overBudgetColor: 0xff453a,
+  rangeColor: 0x64d2ff,
+  tickColor: 0x8a909c,
   fontFamily: 'monospace',
 });
 
-/** Marker kinds in drawing order, and the vertical band (fraction of the bar) each occupies. */
-const BAND_TOP = [0.0, 0.62, 0.62, 0.3, 0.0, 0.3];
-const BAND_BOTTOM = [0.3, 1.0, 1.0, 0.62, 1.0, 0.62];
-const KINDS = 6;
-
-const markStroke: StrokeStyle = { color: 0xffffff, width: 1, pixelLine: true, alpha: 1 };
-const headStroke: StrokeStyle = { color: 0xffffff, width: 2, alpha: 1 };
+/** What a pointer drag on the timeline does. */
+const DRAG_NONE = 0;
+const DRAG_SEEK = 1;
+const DRAG_PAN = 2;
+const DRAG_IN = 3;
+const DRAG_OUT = 4;
+const DRAG_OVERVIEW = 5;
+/** Zoom factor per 100 px of wheel delta. */
+const WHEEL_ZOOM = 1.25;
 
 /**
- * The scrub bar along the bottom of the screen: the range of frames held, a playhead, and markers
- * for over-budget frames, spawns, despawns, damage, bookmarks and events. Markers are redrawn only
- * when the marker set (`markers.version`), the range held or the bar's size changes; several markers
- * of one kind on one pixel column are drawn once. Click or drag to seek.
+ * The scrub timeline along the bottom of the screen, as in a video editor: a ruler in frames and
+ * recorded seconds with an overview of every frame held, lanes of markers by kind (over budget,
+ * spawn, despawn, damage, events, bookmarks) with a legend, the recorded dt per frame (hitches
+ * stand out) and the bytes per frame, the in/out range, and the playhead with its frame and time.
+ *
+ * - Click or drag to seek; the wheel zooms around the pointer (down to `minSpan` frames across),
+ *   Shift+wheel or a right/middle drag pans, a drag on the overview strip moves the view.
+ * - Hover a marker for its frame, time, kind and entity; hover a bar for its dt or size.
+ * - Drag the in/out handles to move the range's ends (`TimeControl.setRange`).
+ * - `[-]`/`[+]` (or `setCollapsed`) folds the lanes into one.
+ *
+ * The lanes and the ruler are drawn into one pixel image (`TimelinePixels`) and redrawn only when
+ * the markers (`markers.version`), the frames held, the view, the range or the size changed; a
+ * moving playhead only moves two display objects.
  *
  * @example
  * const timeline = new Timeline(style, (frame) => playback.time.seek(frame));
  * app.stage.addChild(timeline.root);
  * timeline.layout(app.screen.width, app.screen.height);
- * timeline.update(playback);               // every tick: markers when they changed
+ * timeline.update(playback);               // every tick: redraws only what changed
  * timeline.setPlayhead(playback.time.position); // when the position changed
  */
 export class Timeline {
   public readonly root = new Container();
-  private readonly bar = new Graphics();
-  private readonly markerLayer = new Graphics();
-  private readonly head = new Graphics();
-  private readonly label: BitmapText;
-  private x0 = 0;
-  private width = 1;
-  private oldest = 0;
-  private newest = -1;
-  private drawnVersion = -1;
-  private drawnOldest = -1;
-  private drawnNewest = -2;
-  private drawnWidth = -1;
-  private dragging = false;
-  private headPosition = 0;
-  private columns = new Uint8Array(0);
-  private markerRedraws = 0;
-
+  /** Zoom and pan: the frames shown and where each one is. */
+  public readonly scale = new TimelineScale();
   private readonly style: Readonly<TimelineStyle>;
+  private readonly bar = new Graphics();
+  private readonly rangeShade = new Graphics();
+  private readonly headLine = new Graphics();
+  private readonly pixels = new TimelinePixels();
+  private readonly ruler: TimelineRuler;
+  private readonly lanes: TimelineLanes;
+  private readonly legend = new Container();
+  private readonly handles = new Graphics();
+  private readonly head = new Graphics();
+  private readonly headTag: BitmapText;
+  private readonly headTagBg = new Sprite(Texture.WHITE);
+  private readonly label: BitmapText;
+  private readonly toggle: BitmapText;
+  private readonly tooltip: TimelineTooltip;
+  private laneList: TimelineLane[] = [];
+  private collapsedOn: boolean;
+  private screenW = 0;
+  private screenH = 0;
+  private playback: Playback | null = null;
+  /** What the pixels show: view version, markers version, range; -1/NaN force a redraw. */
+  private drawnView = -1;
+  private drawnMarkers = -1;
+  private drawnIn = -1;
+  private drawnOut = -2;
+  private drawnPb: Playback | null = null;
+  private redraws = 0;
+  /** The view as of the last redraw: start, end, x, width, zoomed (read per tick without getters). */
+  private readonly view = new Float64Array(5);
+  private readonly headPosition = new Float64Array(1);
+  private drag = DRAG_NONE;
+  private dragX = 0;
+  private hoverX = Number.NaN;
+  private hoverY = Number.NaN;
 
   public constructor(style: Partial<TimelineStyle>, private readonly onSeek: (frame: number) => void) {
     this.style = Object.freeze({ ...DEFAULT_TIMELINE_STYLE, ...style });
+    const s = this.style;
+    this.collapsedOn = s.collapsed;
     this.root.label = 'rewindable:timeline';
-    this.label = new BitmapText({ text: '', style: { fontFamily: this.style.fontFamily, fontSize: 12, fill: 0xffffff } });
-    this.label.eventMode = 'none';
-    this.markerLayer.eventMode = 'none';
-    this.head.eventMode = 'none';
+    this.ruler = new TimelineRuler({ tick: s.tickColor, label: s.tickColor, held: 0x3a3f4b, view: s.playhead, range: s.rangeColor }, s.fontFamily);
+    this.lanes = new TimelineLanes({
+      markers: s.markerColors, dt: s.dtColor, hitch: s.hitchColor, bytes: s.bytesColor, overBudget: s.overBudgetColor,
+    });
+    this.label = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 12, fill: 0xffffff } });
+    this.toggle = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 12, fill: s.tickColor } });
+    this.headTag = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 10, fill: 0x0c0d10 } });
+    this.headTagBg.tint = s.playhead;
+    this.tooltip = new TimelineTooltip({ fontFamily: s.fontFamily });
+    for (const o of [this.label, this.rangeShade, this.headLine, this.legend, this.handles, this.head, this.headTag, this.headTagBg]) {
+      o.eventMode = 'none';
+    }
     this.bar.eventMode = 'static';
     this.bar.cursor = 'pointer';
-    this.root.addChild(this.bar, this.markerLayer, this.head, this.label);
+    this.toggle.eventMode = 'static';
+    this.toggle.cursor = 'pointer';
+    this.root.addChild(
+      this.bar, this.rangeShade, this.headLine, this.pixels.sprite, this.ruler.labels, this.legend, this.handles,
+      this.head, this.headTagBg, this.headTag, this.label, this.toggle, this.tooltip.panel.root,
+    );
     this.bar.on('pointerdown', this.onDown, this);
     this.bar.on('globalpointermove', this.onMove, this);
     this.bar.on('pointerup', this.onUp, this);
     this.bar.on('pointerupoutside', this.onUp, this);
+    this.bar.on('pointerout', this.onOut, this);
+    this.bar.on('wheel', this.onWheel, this);
+    this.toggle.on('pointerdown', (e: FederatedPointerEvent) => {
+      e.stopPropagation();
+      this.setCollapsed(!this.collapsedOn);
+    });
   }
 
-  /** How many times the markers were redrawn (for tests and tools). */
+  /** How many times the lanes and ruler were redrawn (for tests and tools). */
   public get markerRedrawCount(): number {
-    return this.markerRedraws;
+    return this.redraws;
   }
 
-  /** The bar's area in screen pixels: x, width (for tests and tools). */
+  /** The frame area in screen pixels: x, width (for tests and tools). */
   public get barX(): number {
-    return this.x0;
+    return this.scale.x;
   }
 
   public get barWidth(): number {
-    return this.width;
+    return this.scale.width;
   }
 
-  /** The screen x of a frame on the bar. */
+  /** Height of the timeline's bar (ruler and lanes) now, pixels. */
+  public get height(): number {
+    return this.collapsedOn ? this.style.collapsedHeight : this.style.height;
+  }
+
+  /** Whether the lanes are folded into one. */
+  public get collapsed(): boolean {
+    return this.collapsedOn;
+  }
+
+  /** The lanes shown, top to bottom (`top` relative to the end of the ruler). */
+  public get laneLayout(): readonly TimelineLane[] {
+    return this.laneList;
+  }
+
+  /** Screen y of the top of the ruler (the lanes start `style.rulerHeight` below). */
+  public get top(): number {
+    return this.root.y;
+  }
+
+  /** Height of the ruler, pixels. */
+  public get rulerHeight(): number {
+    return this.style.rulerHeight;
+  }
+
+  /** The hover tooltip's text ('' when none is shown; for tests and tools). */
+  public get tooltipText(): string {
+    return this.tooltip.text;
+  }
+
+  /** The ruler's labels, left to right (for tests and tools). */
+  public get rulerLabels(): string[] {
+    return this.ruler.labelTexts;
+  }
+
+  /** The screen x of a frame. */
   public xOf(frame: number): number {
-    const span = this.newest - this.oldest;
-    return this.x0 + (span > 0 ? ((frame - this.oldest) / span) * this.width : 0);
+    return this.scale.xOf(frame);
   }
 
-  /** The frame at screen x on the bar (clamped to the range held). */
+  /** The frame at screen x (clamped to the frames shown). */
   public frameAt(x: number): number {
-    const span = this.newest - this.oldest;
-    const t = (x - this.x0) / this.width;
-    const c = t < 0 ? 0 : t > 1 ? 1 : t;
-    return this.oldest + c * (span > 0 ? span : 0);
+    return this.scale.frameAt(x);
+  }
+
+  /** Folds the lanes into one (true) or shows every lane. */
+  public setCollapsed(on: boolean): void {
+    if (on === this.collapsedOn) return;
+    this.collapsedOn = on;
+    this.tooltip.hide();
+    if (this.screenW > 0) this.layout(this.screenW, this.screenH);
+  }
+
+  /** Zooms by `factor` (> 1: closer) around the frame at screen x. */
+  public zoomAt(x: number, factor: number): void {
+    this.scale.zoomAt(x, factor);
+  }
+
+  /** Shows every frame held again. */
+  public resetZoom(): void {
+    this.scale.reset();
   }
 
   /** Places the bar along the bottom of a `screenWidth × screenHeight` view. */
   public layout(screenWidth: number, screenHeight: number): void {
     const s = this.style;
-    this.x0 = s.margin;
-    this.width = Math.max(1, screenWidth - s.margin * 2);
-    this.root.position.set(0, screenHeight - s.margin - s.height);
-    this.bar.clear();
-    this.bar.rect(this.x0 - 4, -20, this.width + 8, s.height + 24).fill({ color: s.background, alpha: 0.72 });
-    this.bar.rect(this.x0, 0, this.width, s.height).fill({ color: s.held, alpha: 0.9 });
-    this.bar.hitArea = new Rectangle(this.x0 - 4, -4, this.width + 8, s.height + 8);
-    this.label.position.set(this.x0, -18);
+    this.screenW = screenWidth;
+    this.screenH = screenHeight;
+    const h = this.height;
+    const x0 = s.margin + s.legendWidth;
+    const width = Math.max(1, screenWidth - x0 - s.margin);
+    this.scale.setArea(x0, width);
+    this.root.position.set(0, screenHeight - s.margin - h);
+    this.laneList = laneLayout(h - s.rulerHeight, this.collapsedOn, {
+      markers: s.markerColors, dt: s.dtColor, hitch: s.hitchColor, bytes: s.bytesColor, overBudget: s.overBudgetColor,
+    });
+    const bar = this.bar;
+    bar.clear();
+    bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.78 });
+    bar.rect(x0, 0, width, s.rulerHeight).fill({ color: s.held, alpha: 0.9 });
+    for (let i = 0; i < this.laneList.length; i++) {
+      const lane = this.laneList[i];
+      bar.rect(x0, s.rulerHeight + lane.top, width, lane.height - 1).fill({ color: s.held, alpha: i % 2 === 0 ? 0.95 : 0.75 });
+    }
+    bar.hitArea = new Rectangle(s.margin - 4, -4, screenWidth - s.margin * 2 + 8, h + 8);
+    this.pixels.resize(width + 1, h);
+    this.pixels.sprite.position.set(x0, 0);
+    this.ruler.labels.position.set(x0, 0);
+    this.label.position.set(x0, -18);
+    this.toggle.text = this.collapsedOn ? '[+]' : '[-]';
+    this.toggle.position.set(s.margin, -18);
+    this.buildLegend();
     this.head.clear();
-    this.head.moveTo(0, 0).lineTo(0, s.height + 3).stroke({ ...headStroke, color: s.playhead });
-    this.head.poly([-5, -3, 5, -3, 0, 4]).fill({ color: s.playhead });
-    if (this.columns.length < Math.ceil(this.width) * KINDS) this.columns = new Uint8Array(Math.ceil(this.width + 1) * KINDS);
+    this.head.poly([-5, 0, 5, 0, 0, 6]).fill({ color: s.playhead });
+    this.headLine.clear();
+    this.headLine.rect(0, 0, 1, h).fill({ color: s.playhead, alpha: 0.8 });
+    this.drawnView = -1;
   }
 
-  /** Redraws the markers when the marker set, the range held or the bar's size changed; cheap otherwise. */
+  /** Redraws the lanes, ruler and range when what they show changed; cheap otherwise. */
   public update(playback: Playback): void {
     const r = playback.reader;
-    if (r.frameCount > 0) {
-      this.oldest = r.oldestFrame;
-      this.newest = r.newestFrame;
-    } else {
-      this.oldest = 0;
-      this.newest = -1;
+    this.playback = playback;
+    if (r.frameCount > 0) this.scale.setHeld(r.oldestFrame, r.newestFrame);
+    else this.scale.setHeld(0, -1);
+    const t = playback.time;
+    const rin = t.hasRange ? t.rangeIn : -1;
+    const rout = t.hasRange ? t.rangeOut : -2;
+    if (this.scale.version !== this.drawnView || playback.markers.version !== this.drawnMarkers || rin !== this.drawnIn ||
+        rout !== this.drawnOut || playback !== this.drawnPb) {
+      this.redraw(playback, rin, rout);
     }
-    const m = playback.markers;
-    if (m.version !== this.drawnVersion || this.oldest !== this.drawnOldest || this.newest !== this.drawnNewest ||
-        this.width !== this.drawnWidth) {
-      this.drawMarkers(playback);
-      this.head.x = this.xOf(this.headPosition);
-    }
-    this.head.visible = r.frameCount > 0;
+    const visible = r.frameCount > 0;
+    this.head.visible = visible;
+    this.headLine.visible = visible;
+    this.headTag.visible = visible;
+    this.headTagBg.visible = visible;
   }
 
-  /** Moves the playhead to a (fractional) frame. */
+  /** Moves the playhead to a (fractional) frame; while zoomed, the view pages to keep it in sight. */
   public setPlayhead(position: number): void {
-    this.headPosition = position;
-    // Inline rather than `xOf`: a number returned by a call that is not inlined is boxed.
-    const span = this.newest - this.oldest;
-    this.head.position.x = this.x0 + (span > 0 ? ((position - this.oldest) / span) * this.width : 0);
+    this.headPosition[0] = position;
+    const v = this.view;
+    if (v[4] === 1 && (position < v[0] || position > v[1])) {
+      this.scale.reveal(position);
+      return; // placed by the redraw on the next update
+    }
+    this.placeHead();
+  }
+
+  /** Sets the playhead's tag to the rounded position's frame and recorded time (call when the label is rebuilt). */
+  public setHeadFrame(playback: Playback): void {
+    const r = playback.reader;
+    if (r.frameCount === 0) return;
+    const text = frameTimeText(playback, Math.round(this.headPosition[0]));
+    if (text === this.headTag.text) return;
+    this.headTag.text = text;
+    this.headTagBg.width = this.headTag.width + 6;
+    this.headTagBg.height = 12;
+    this.placeHead();
   }
 
   /** The text above the bar. */
@@ -163,57 +332,209 @@ export class Timeline {
     if (text !== this.label.text) this.label.text = text;
   }
 
-  private drawMarkers(playback: Playback): void {
-    const m = playback.markers;
-    this.drawnVersion = m.version;
-    this.drawnOldest = this.oldest;
-    this.drawnNewest = this.newest;
-    this.drawnWidth = this.width;
-    this.markerRedraws++;
-    const g = this.markerLayer;
+  /** The lane at local y (relative to the timeline's top), or null (the ruler, or outside). */
+  public laneAt(localY: number): TimelineLane | null {
+    const y = localY - this.style.rulerHeight;
+    for (const lane of this.laneList) if (y >= lane.top && y < lane.top + lane.height) return lane;
+    return null;
+  }
+
+  private redraw(pb: Playback, rin: number, rout: number): void {
+    const s = this.style;
+    const scale = this.scale;
+    this.drawnView = scale.version;
+    this.drawnMarkers = pb.markers.version;
+    this.drawnIn = rin;
+    this.drawnOut = rout;
+    this.drawnPb = pb;
+    this.redraws++;
+    const v = this.view;
+    v[0] = scale.start;
+    v[1] = scale.end;
+    v[2] = scale.x;
+    v[3] = scale.width;
+    v[4] = scale.zoomed ? 1 : 0;
+    const px = this.pixels;
+    px.clear();
+    this.ruler.draw(px, s.rulerHeight, scale, pb.reader, rin, rout);
+    this.lanes.draw(px, s.rulerHeight, this.laneList, scale, pb);
+    px.commit();
+    this.drawRange(rin, rout);
+    this.placeHead();
+    if (!Number.isNaN(this.hoverX)) this.hover(this.hoverX, this.hoverY);
+  }
+
+  private drawRange(rin: number, rout: number): void {
+    const g = this.rangeShade;
+    const hg = this.handles;
     g.clear();
-    if (this.newest < this.oldest) return;
-    const cols = this.columns;
-    cols.fill(0);
-    const w = Math.ceil(this.width);
-    const h = this.style.height;
-    for (let kind = 0; kind < KINDS; kind++) {
-      let any = false;
-      for (let i = 0; i < m.count; i++) {
-        if (m.kinds[i] !== kind) continue;
-        const f = m.frames[i];
-        if (f < this.oldest || f > this.newest) continue;
-        const x = Math.round(this.xOf(f) - this.x0);
-        const col = (x < 0 ? 0 : x > w ? w : x) * KINDS + kind;
-        if (cols[col] !== 0) continue;
-        cols[col] = 1;
-        const px = this.x0 + x + 0.5;
-        g.moveTo(px, BAND_TOP[kind] * h);
-        g.lineTo(px, BAND_BOTTOM[kind] * h);
-        any = true;
+    hg.clear();
+    if (rout < rin) return;
+    const s = this.style;
+    const scale = this.scale;
+    const left = scale.x;
+    const right = scale.x + scale.width;
+    const a = Math.max(left, scale.xOf(rin));
+    const b = Math.min(right, scale.xOf(rout));
+    const h = this.height;
+    if (b >= a) g.rect(a, s.rulerHeight, Math.max(1, b - a), h - s.rulerHeight).fill({ color: s.rangeColor, alpha: 0.16 });
+    const ry = s.rulerHeight;
+    const xi = scale.xOf(rin);
+    const xo = scale.xOf(rout);
+    if (xi >= left - 0.5 && xi <= right + 0.5) {
+      hg.rect(xi - 1, 3, 2, h - 3).fill({ color: s.rangeColor });
+      hg.poly([xi - 1, ry - 10, xi + 6, ry - 10, xi - 1, ry - 3]).fill({ color: s.rangeColor });
+    }
+    if (xo >= left - 0.5 && xo <= right + 0.5) {
+      hg.rect(xo - 1, 3, 2, h - 3).fill({ color: s.rangeColor });
+      hg.poly([xo + 1, ry - 10, xo - 6, ry - 10, xo + 1, ry - 3]).fill({ color: s.rangeColor });
+    }
+  }
+
+  private placeHead(): void {
+    const v = this.view;
+    const span = v[1] - v[0];
+    const p = this.headPosition[0];
+    const x = v[2] + (span > 0 ? ((p - v[0]) / span) * v[3] : 0);
+    this.head.x = x;
+    this.headLine.x = x;
+    const tw = this.headTagBg.width;
+    const right = v[2] + v[3];
+    const tx = x + 4 + tw > right ? x - 4 - tw : x + 4;
+    this.headTagBg.position.set(tx, 2);
+    this.headTag.position.set(tx + 3, 3);
+  }
+
+  private buildLegend(): void {
+    const s = this.style;
+    for (const c of this.legend.removeChildren()) c.destroy();
+    for (const lane of this.laneList) {
+      const t = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 8, fill: lane.color } });
+      t.position.set(s.margin, s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2));
+      this.legend.addChild(t);
+    }
+  }
+
+  /** Shows the tooltip of what is under local (x, y): a marker, a bar, or the ruler's frame. */
+  private hover(x: number, y: number): void {
+    const pb = this.playback;
+    const scale = this.scale;
+    this.hoverX = x;
+    this.hoverY = y;
+    if (pb === null || pb.reader.frameCount === 0 || x < scale.x - 4 || x > scale.x + scale.width + 4) {
+      this.tooltip.hide();
+      return;
+    }
+    const lane = this.laneAt(y);
+    const maxX = this.screenW - this.style.margin;
+    if (lane !== null && lane.type === LaneType.MARKERS) {
+      const i = this.lanes.markerAt(lane, x, 4, scale, pb);
+      if (i < 0) {
+        this.tooltip.hide();
+        return;
       }
-      if (any) {
-        markStroke.color = this.style.markerColors[kind] ?? 0xffffff;
-        markStroke.width = kind === MarkerKind.BOOKMARK ? 2 : 1;
-        markStroke.pixelLine = kind !== MarkerKind.BOOKMARK;
-        g.stroke(markStroke);
-      }
+      const more = this.lanes.countAtFrame(lane, i, pb) - 1;
+      this.tooltip.show(`m${pb.markers.version}:${i}`, () => markerText(pb, i, more), x, -20, maxX);
+      return;
+    }
+    const f = Math.round(scale.frameAt(x));
+    if (lane === null) {
+      this.tooltip.show(`f${f}`, () => frameTimeText(pb, f), x, -20, maxX);
+    } else if (lane.type === LaneType.DT) {
+      this.tooltip.show(`d${f}`, () => {
+        const dt = pb.reader.dtOf(f);
+        const hitch = dt > this.lanes.typicalFrameDt * 2 ? '  (hitch)' : '';
+        return `${frameTimeText(pb, f)}\nrecorded dt ${(dt * 1000).toFixed(1)} ms${hitch}`;
+      }, x, -20, maxX);
+    } else {
+      this.tooltip.show(`b${f}`, () => {
+        const bytes = pb.reader.bytesOf(f);
+        const over = pb.reader.overBudgetOf(f) !== 0 ? '  (over budget)' : '';
+        return `${frameTimeText(pb, f)}\n${bytes.toLocaleString('en-US')} bytes recorded${over}`;
+      }, x, -20, maxX);
     }
   }
 
   private onDown(e: FederatedPointerEvent): void {
-    if (e.button !== 0) return;
-    this.dragging = true;
-    this.onSeek(this.frameAt(e.global.x));
+    const x = e.global.x;
+    const y = e.global.y - this.root.y;
     e.stopPropagation();
+    this.tooltip.hide();
+    if (e.button === 1 || e.button === 2) {
+      this.drag = DRAG_PAN;
+      this.dragX = x;
+      return;
+    }
+    if (e.button !== 0) return;
+    const t = this.playback?.time;
+    if (t !== undefined && t.hasRange && y < this.style.rulerHeight && y >= 0) {
+      if (Math.abs(x - this.scale.xOf(t.rangeIn)) <= 6) {
+        this.drag = DRAG_IN;
+        return;
+      }
+      if (Math.abs(x - this.scale.xOf(t.rangeOut)) <= 6) {
+        this.drag = DRAG_OUT;
+        return;
+      }
+    }
+    if (y >= 0 && y < TimelineRuler.OVERVIEW_ROWS + 1 && this.scale.zoomed) {
+      this.drag = DRAG_OVERVIEW;
+      this.overviewTo(x);
+      return;
+    }
+    this.drag = DRAG_SEEK;
+    this.onSeek(this.scale.frameAt(x));
   }
 
   private onMove(e: FederatedPointerEvent): void {
-    if (!this.dragging) return;
-    this.onSeek(this.frameAt(e.global.x));
+    const x = e.global.x;
+    const y = e.global.y - this.root.y;
+    switch (this.drag) {
+      case DRAG_SEEK: this.onSeek(this.scale.frameAt(x)); break;
+      case DRAG_PAN:
+        this.scale.panBy(x - this.dragX);
+        this.dragX = x;
+        break;
+      case DRAG_OVERVIEW: this.overviewTo(x); break;
+      case DRAG_IN:
+      case DRAG_OUT: {
+        const t = this.playback?.time;
+        const f = Math.round(this.scale.frameAt(x));
+        if (t === undefined) break;
+        if (this.drag === DRAG_IN) t.setRange(Math.min(f, t.rangeOut), t.rangeOut);
+        else t.setRange(t.rangeIn, Math.max(f, t.rangeIn));
+        break;
+      }
+      default:
+        if (this.root.visible && this.bar.hitArea !== null && (this.bar.hitArea as Rectangle).contains(x, y)) this.hover(x, y);
+        else if (!Number.isNaN(this.hoverX)) this.onOut();
+    }
   }
 
   private onUp(): void {
-    this.dragging = false;
+    this.drag = DRAG_NONE;
+  }
+
+  private onOut(): void {
+    this.hoverX = Number.NaN;
+    this.tooltip.hide();
+  }
+
+  private onWheel(e: FederatedWheelEvent): void {
+    e.stopPropagation();
+    const horizontal = Math.abs(e.deltaX) > Math.abs(e.deltaY);
+    if (e.shiftKey || horizontal) {
+      this.scale.panBy(-(horizontal ? e.deltaX : e.deltaY));
+      return;
+    }
+    this.scale.zoomAt(e.global.x, Math.pow(WHEEL_ZOOM, -e.deltaY / 100));
+  }
+
+  /** Centres the zoomed view on the frame under x on the overview strip (which spans every frame held). */
+  private overviewTo(x: number): void {
+    const sc = this.scale;
+    const t = (x - sc.x) / sc.width;
+    const f = sc.oldest + (t < 0 ? 0 : t > 1 ? 1 : t) * (sc.newest - sc.oldest);
+    sc.panTo(f - (sc.end - sc.start) / 2);
   }
 }

@@ -1,0 +1,248 @@
+import { MarkerKind } from '../core/playback/MarkerIndex';
+import type { Playback } from '../core/playback/Playback';
+import { pixelOf, type TimelinePixels } from './TimelinePixels';
+import type { TimelineScale } from './TimelineScale';
+
+/** What a lane shows: markers of some kinds, the recorded dt per frame, or the bytes per frame. */
+export const LaneType = { MARKERS: 0, DT: 1, BYTES: 2 } as const;
+
+/** One horizontal band of the timeline. */
+export interface TimelineLane {
+  /** Legend text. */
+  readonly name: string;
+  readonly type: (typeof LaneType)[keyof typeof LaneType];
+  /** Marker kinds shown (bit k = `MarkerKind` k), for a `MARKERS` lane. */
+  readonly kinds: number;
+  /** Top row inside the lane area, and height, pixels. */
+  readonly top: number;
+  readonly height: number;
+  /** Legend colour. */
+  readonly color: number;
+}
+
+/** Colours of the bars. */
+export interface LaneColors {
+  /** Marker colours by `MarkerKind`. */
+  markers: readonly number[];
+  dt: number;
+  /** A frame whose dt is over twice the typical one (a hitch). */
+  hitch: number;
+  bytes: number;
+  /** A frame over budget (a channel dropped primitives) or truncated. */
+  overBudget: number;
+}
+
+const KIND_COUNT = 6;
+/** Marker lanes of the expanded timeline, in order, with their kinds. */
+const MARKER_LANES: ReadonlyArray<readonly [string, number]> = [
+  ['budget', MarkerKind.OVER_BUDGET],
+  ['spawn', MarkerKind.SPAWN],
+  ['despawn', MarkerKind.DESPAWN],
+  ['damage', MarkerKind.DAMAGE],
+  ['events', MarkerKind.EVENT],
+  ['bookmarks', MarkerKind.BOOKMARK],
+];
+/** Drawing order of the kinds in one shared lane: bookmarks last, on top. */
+const SHARED_ORDER = [MarkerKind.OVER_BUDGET, MarkerKind.SPAWN, MarkerKind.DESPAWN, MarkerKind.DAMAGE, MarkerKind.EVENT, MarkerKind.BOOKMARK];
+
+/**
+ * The lanes of the expanded timeline in `height` pixels: one per marker kind (over budget, spawn,
+ * despawn, damage, events, bookmarks), then the recorded dt per frame and the bytes per frame; or,
+ * collapsed, one lane with every marker kind.
+ *
+ * @internal
+ */
+export function laneLayout(height: number, collapsed: boolean, colors: LaneColors): TimelineLane[] {
+  if (collapsed) return [{ name: 'markers', type: LaneType.MARKERS, kinds: (1 << KIND_COUNT) - 1, top: 0, height, color: 0xd0d4dc }];
+  const markerH = Math.max(3, Math.floor((height * 0.62) / MARKER_LANES.length));
+  const dtH = Math.max(4, Math.floor(height * 0.24));
+  const bytesH = Math.max(3, height - markerH * MARKER_LANES.length - dtH);
+  const lanes: TimelineLane[] = MARKER_LANES.map(([name, kind], i) => ({
+    name, type: LaneType.MARKERS, kinds: 1 << kind, top: i * markerH, height: markerH, color: colors.markers[kind] ?? 0xffffff,
+  }));
+  const dtTop = markerH * MARKER_LANES.length;
+  lanes.push({ name: 'frame dt', type: LaneType.DT, kinds: 0, top: dtTop, height: dtH, color: colors.dt });
+  lanes.push({ name: 'bytes', type: LaneType.BYTES, kinds: 0, top: dtTop + dtH, height: bytesH, color: colors.bytes });
+  return lanes;
+}
+
+/**
+ * Draws the lanes into the timeline's pixels for the visible frames: markers (several on one
+ * column drawn once), the dt bars (hitches in their own colour) and the byte bars (over-budget
+ * frames in theirs). Also answers "which marker is at x in this lane" for the tooltips. Scratch
+ * arrays are grown only when the width grows.
+ *
+ * @internal Part of `Timeline`.
+ *
+ * @example
+ * const lanes = new TimelineLanes(colors);
+ * lanes.draw(pixels, 16, laneLayout(68, false, colors), scale, playback);
+ */
+export class TimelineLanes {
+  private columns = new Float32Array(0);
+  private flags = new Uint8Array(0);
+  private readonly markerPixels: Uint32Array;
+  private readonly dtPixel: number;
+  private readonly hitchPixel: number;
+  private readonly bytesPixel: number;
+  private readonly overPixel: number;
+  /** Typical recorded dt and largest frame size over the frames held, as of the last draw. */
+  private typicalDt = 0;
+  private maxBytes = 0;
+
+  public constructor(colors: LaneColors) {
+    this.markerPixels = new Uint32Array(KIND_COUNT);
+    for (let k = 0; k < KIND_COUNT; k++) this.markerPixels[k] = pixelOf(colors.markers[k] ?? 0xffffff);
+    this.dtPixel = pixelOf(colors.dt);
+    this.hitchPixel = pixelOf(colors.hitch);
+    this.bytesPixel = pixelOf(colors.bytes);
+    this.overPixel = pixelOf(colors.overBudget);
+  }
+
+  /** The typical recorded dt (a mean without the hitches) of the frames held, as of the last draw. */
+  public get typicalFrameDt(): number {
+    return this.typicalDt;
+  }
+
+  /** Draws every lane; `top` is the row of the lane area in the pixels. */
+  public draw(px: TimelinePixels, top: number, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
+    if (scale.newest < scale.oldest) return;
+    this.measure(pb, scale);
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i];
+      if (lane.type === LaneType.MARKERS) this.drawMarkers(px, top + lane.top, lane, scale, pb);
+      else this.drawBars(px, top + lane.top, lane, scale, pb);
+    }
+  }
+
+  /**
+   * Index (in `playback.markers`) of the marker of `lane` nearest to screen x within `tolerance`
+   * pixels, or -1.
+   */
+  public markerAt(lane: TimelineLane, x: number, tolerance: number, scale: TimelineScale, pb: Playback): number {
+    if (lane.type !== LaneType.MARKERS) return -1;
+    const m = pb.markers;
+    let best = -1;
+    let bestD = tolerance + 0.5;
+    for (let i = 0; i < m.count; i++) {
+      if ((lane.kinds & (1 << m.kinds[i])) === 0) continue;
+      const d = Math.abs(scale.xOf(m.frames[i]) - x);
+      if (d < bestD || (d === bestD && best >= 0 && m.kinds[i] === MarkerKind.BOOKMARK)) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** How many markers of `lane` sit on the frame of marker `index` (for "+N more" in a tooltip). */
+  public countAtFrame(lane: TimelineLane, index: number, pb: Playback): number {
+    const m = pb.markers;
+    const f = m.frames[index];
+    let n = 0;
+    for (let i = 0; i < m.count; i++) if (m.frames[i] === f && (lane.kinds & (1 << m.kinds[i])) !== 0) n++;
+    return n;
+  }
+
+  /** Typical dt (mean of the frames not over twice the mean) and largest size, over the frames held. */
+  private measure(pb: Playback, scale: TimelineScale): void {
+    const r = pb.reader;
+    let sum = 0;
+    let n = 0;
+    let maxBytes = 0;
+    for (let f = scale.oldest; f <= scale.newest; f++) {
+      const dt = r.dtOf(f);
+      if (dt > 0) {
+        sum += dt;
+        n++;
+      }
+      const b = r.bytesOf(f);
+      if (b > maxBytes) maxBytes = b;
+    }
+    const mean = n > 0 ? sum / n : 0;
+    sum = 0;
+    n = 0;
+    for (let f = scale.oldest; f <= scale.newest; f++) {
+      const dt = r.dtOf(f);
+      if (dt > 0 && dt <= mean * 2) {
+        sum += dt;
+        n++;
+      }
+    }
+    this.typicalDt = n > 0 ? sum / n : mean;
+    this.maxBytes = maxBytes;
+  }
+
+  private drawMarkers(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale, pb: Playback): void {
+    const m = pb.markers;
+    const ppf = scale.pixelsPerFrame;
+    const x0 = scale.x;
+    const first = Math.floor(scale.start);
+    const last = Math.ceil(scale.end);
+    const shared = (lane.kinds & (lane.kinds - 1)) !== 0;
+    for (let o = 0; o < KIND_COUNT; o++) {
+      const kind = shared ? SHARED_ORDER[o] : o;
+      if ((lane.kinds & (1 << kind)) === 0) continue;
+      const pixel = this.markerPixels[kind];
+      const wide = kind === MarkerKind.BOOKMARK ? 2 : ppf >= 4 ? 3 : 1;
+      for (let i = 0; i < m.count; i++) {
+        if (m.kinds[i] !== kind) continue;
+        const f = m.frames[i];
+        if (f < first || f > last) continue;
+        const x = Math.round(scale.xOf(f) - x0);
+        px.rect(x - (wide >> 1), y, wide, lane.height - 1, pixel);
+      }
+    }
+  }
+
+  private drawBars(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale, pb: Playback): void {
+    const r = pb.reader;
+    const dt = lane.type === LaneType.DT;
+    const h = lane.height - 1;
+    const full = dt ? this.typicalDt * 3 : this.maxBytes;
+    if (!(full > 0)) return;
+    const hitch = this.typicalDt * 2;
+    const ppf = scale.pixelsPerFrame;
+    const x0 = scale.x;
+    const lo = Math.max(scale.oldest, Math.floor(scale.start));
+    const hi = Math.min(scale.newest, Math.ceil(scale.end));
+    if (ppf >= 2) {
+      // One bar per frame.
+      const bw = Math.max(1, Math.floor(ppf) - 1);
+      for (let f = lo; f <= hi; f++) {
+        const v = dt ? r.dtOf(f) : r.bytesOf(f);
+        if (!(v > 0)) continue;
+        const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
+        const special = dt ? v > hitch : r.overBudgetOf(f) !== 0;
+        px.rect(Math.round(scale.xOf(f) - x0) - (bw >> 1), y + h - bh, bw, bh, special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel);
+      }
+      return;
+    }
+    // Several frames a column: the largest value of each column, flagged when any frame is special.
+    const w = px.width;
+    if (this.columns.length < w) {
+      this.columns = new Float32Array(w);
+      this.flags = new Uint8Array(w);
+    }
+    const cols = this.columns;
+    const fl = this.flags;
+    cols.fill(0, 0, w);
+    fl.fill(0, 0, w);
+    for (let f = lo; f <= hi; f++) {
+      const v = dt ? r.dtOf(f) : r.bytesOf(f);
+      if (!(v > 0)) continue;
+      const c = Math.round(scale.xOf(f) - x0);
+      if (c < 0 || c >= w) continue;
+      if (v > cols[c]) cols[c] = v;
+      if (dt ? v > hitch : r.overBudgetOf(f) !== 0) fl[c] = 1;
+    }
+    const normal = dt ? this.dtPixel : this.bytesPixel;
+    const special = dt ? this.hitchPixel : this.overPixel;
+    for (let c = 0; c < w; c++) {
+      const v = cols[c];
+      if (v === 0) continue;
+      const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
+      px.vline(c, y + h - bh, y + h, fl[c] !== 0 ? special : normal);
+    }
+  }
+}

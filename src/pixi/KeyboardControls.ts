@@ -31,7 +31,12 @@ export type OverlayCommand =
   | 'channel6'
   | 'channel7'
   | 'channel8'
-  | 'channel9';
+  | 'channel9'
+  | 'markIn'
+  | 'markOut'
+  | 'clearRange'
+  | 'playRange'
+  | 'onionSkin';
 
 /** The commands that toggle channels 0..8 (keys 1..9), in channel order. */
 export const CHANNEL_COMMANDS: readonly OverlayCommand[] = Object.freeze([
@@ -78,6 +83,11 @@ export const DEFAULT_KEY_BINDINGS: Readonly<KeyBindings> = Object.freeze({
   channel7: ['7'],
   channel8: ['8'],
   channel9: ['9'],
+  markIn: ['i'],
+  markOut: ['o'],
+  clearRange: ['x'],
+  playRange: ['Shift+Space'],
+  onionSkin: ['t'],
 });
 
 /** What each command does, for the help overlay and the docs. */
@@ -112,6 +122,11 @@ export const COMMAND_DESCRIPTIONS: Readonly<Record<OverlayCommand, string>> = Ob
   channel7: 'toggle channel 7',
   channel8: 'toggle channel 8',
   channel9: 'toggle channel 9',
+  markIn: 'set the in point of the range here',
+  markOut: 'set the out point of the range here',
+  clearRange: 'clear the in/out range',
+  playRange: 'play the in/out range in a loop',
+  onionSkin: 'onion skin and trail of the selected entity',
 });
 
 /** Normalises a `KeyboardEvent.key`: letters lower-case, ' ' → 'Space'. */

@@ -11,6 +11,7 @@ import { DebugLayers } from './DebugLayers';
 import { EntityPresenter } from './EntityPresenter';
 import type { OverlayContext } from './OverlayContext';
 import type { OverlayHud } from './OverlayHud';
+import { OnionSkin } from './OnionSkin';
 import { DEFAULT_PARAGRAPH_STYLE } from './ParagraphPool';
 
 const selectionStroke: StrokeStyle = { color: 0xffffff, width: 2, alpha: 1 };
@@ -39,6 +40,8 @@ export class OverlayView {
   public readonly root = new Container();
   public readonly layers: DebugLayers;
   public readonly presenter: EntityPresenter;
+  /** Ghosts and trail of the selected entity (off until enabled). */
+  public readonly onion: OnionSkin;
   /** The sample shown while paused. */
   public readonly sample = new SampleBuffer();
   private readonly channels: ChannelMask;
@@ -89,13 +92,14 @@ export class OverlayView {
       world: ctx.world,
     });
 
+    this.onion = new OnionSkin(o.onionSkin);
     this.root.label = 'rewindable:world-overlay';
     this.root.eventMode = 'none';
     this.recreatedLayer.label = 'rewindable:recreated';
     this.ghosts.label = 'rewindable:ghosts';
     this.bones.label = 'rewindable:bones';
     this.selection.label = 'rewindable:selection';
-    this.root.addChild(this.recreatedLayer, this.ghosts, this.bones, this.layers.root, this.selection);
+    this.root.addChild(this.onion.root, this.recreatedLayer, this.ghosts, this.bones, this.layers.root, this.selection);
     if (ctx.world.parent === null) ctx.app.stage.addChild(this.root);
     this.placeLayers();
   }
@@ -179,6 +183,11 @@ export class OverlayView {
     return true;
   }
 
+  /** Shows or hides the onion skin and trail of the selected entity. Returns whether it changed. */
+  public setOnionSkin(on: boolean): boolean {
+    return this.onion.setEnabled(on);
+  }
+
   /** Selects the entity of `handle` (-1: none). Returns whether the selection changed. */
   public select(handle: number): boolean {
     if (handle === this.selectedHandle) return false;
@@ -230,6 +239,7 @@ export class OverlayView {
   /** Closes the open session, if any: live objects are restored, its time control is no longer followed. */
   public endSession(): void {
     this.presenter.end();
+    this.onion.clear();
     this.unsubscribeTime?.();
     this.unsubscribeTime = null;
     this.session = null;
@@ -319,6 +329,7 @@ export class OverlayView {
       }
     }
     if (sampled || this.shownSelection !== this.selectedHandle) this.drawSelection();
+    this.onion.update(pb, this.sample, this.selectedHandle);
   }
 
   /** The handle of the shown entity nearest to the screen point (x, y) within `pickRadius`, or -1. */
@@ -373,6 +384,7 @@ export class OverlayView {
     this.viewZoom = zoom;
     this.viewAngle = angle;
     this.layers.setView(zoom, angle);
+    this.onion.setZoom(zoom);
     this.shownSelection = -2;
   }
 

@@ -22,6 +22,7 @@ import {
   DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
   type ShowReplaySource,
 } from './RewindOverlayOptions';
+import type { OnionSkin } from './OnionSkin';
 import type { TextPanel } from './TextPanel';
 import { Timeline } from './Timeline';
 
@@ -82,6 +83,8 @@ export class RewindOverlay {
   public readonly help: TextPanel;
   /** Selected entity readout. */
   public readonly info: TextPanel;
+  /** Onion skin and trail of the selected entity (`configure` for ghost count, spacing, whole kind). */
+  public readonly onion: OnionSkin;
 
   /** The keyboard handler (null when `keyboard` is off). */
   public readonly keyboard: KeyboardControls | null;
@@ -130,6 +133,7 @@ export class RewindOverlay {
     this.worldOverlay = this.view.root;
     this.layers = this.view.layers;
     this.presenter = this.view.presenter;
+    this.onion = this.view.onion;
     app.stage.addChild(this.ui);
     this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
     this.lifeKinds = new LifeKinds(recorder, binding, ctx.warn);
@@ -203,6 +207,11 @@ export class RewindOverlay {
   /** Whether frames are blended (false: concrete frames). */
   public get interpolate(): boolean {
     return this.interpolateOn;
+  }
+
+  /** Whether the onion skin and trail of the selected entity are shown. */
+  public get onionSkin(): boolean {
+    return this.view.onion.enabled;
   }
 
   /** Handle of the selected entity, or -1. */
@@ -285,6 +294,11 @@ export class RewindOverlay {
     this.emit();
   }
 
+  /** Shows or hides the onion skin (ghosts at the previous and next frames) and trail of the selected entity. */
+  public setOnionSkin(on: boolean): void {
+    if (this.view.setOnionSkin(on)) this.emit();
+  }
+
   /** Sets the camera mode (`game` is the recorded camera). */
   public setCameraMode(mode: CameraMode): void {
     this.camera.setMode(mode);
@@ -357,6 +371,11 @@ export class RewindOverlay {
       case 'shuttleForward': t.shuttle(1); break;
       case 'previousMarker': this.jumpToMarker(-1); break;
       case 'nextMarker': this.jumpToMarker(1); break;
+      case 'markIn': t.markIn(); break;
+      case 'markOut': t.markOut(); break;
+      case 'clearRange': t.clearRange(); break;
+      case 'playRange': t.playRange(); break;
+      case 'onionSkin': this.setOnionSkin(!this.onionSkin); break;
       default: {
         const c = channelOfCommand(command);
         if (c >= 0 && c < this.reader.channels.count) this.setChannel(c, ((this.channelMask >>> c) & 1) === 0);

@@ -9,6 +9,7 @@ import { DEFAULT_FLAG_TINTS } from './binding';
 import type { CameraControllerOptions } from './CameraController';
 import type { KeyBindings, OverlayCommand } from './KeyboardControls';
 import type { Pausable } from './Pausables';
+import type { OnionSkinOptions } from './OnionSkin';
 import type { ParagraphStyle } from './ParagraphPool';
 import type { TextPanelStyle } from './TextPanel';
 import type { TimelineStyle } from './Timeline';
@@ -112,6 +113,8 @@ export interface RewindOverlayOptions {
    */
   markerJumpKinds: readonly MarkerKindValue[];
   timeline: Partial<TimelineStyle>;
+  /** Onion skin and trail of the selected entity (`enabled`, ghost count and spacing, whole kind, colours). */
+  onionSkin: Partial<OnionSkinOptions>;
   paragraph: Partial<ParagraphStyle>;
   /** Most paragraph text blocks shown at once. */
   maxParagraphs: number;
@@ -167,6 +170,7 @@ export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Ob
   speedSteps: [-8, -4, -2, -1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1, 2, 4, 8],
   markerJumpKinds: [MarkerKind.OVER_BUDGET, MarkerKind.DAMAGE, MarkerKind.BOOKMARK, MarkerKind.EVENT],
   timeline: {},
+  onionSkin: {},
   paragraph: {},
   maxParagraphs: 256,
   panel: {},

@@ -263,7 +263,7 @@ export class Timeline {
     });
     const bar = this.bar;
     bar.clear();
-    bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.78 });
+    bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.92 });
     bar.rect(x0, 0, width, s.rulerHeight).fill({ color: s.held, alpha: 0.9 });
     for (let i = 0; i < this.laneList.length; i++) {
       const lane = this.laneList[i];
@@ -409,7 +409,7 @@ export class Timeline {
     const s = this.style;
     for (const c of this.legend.removeChildren()) c.destroy();
     for (const lane of this.laneList) {
-      const t = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 8, fill: lane.color } });
+      const t = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color } });
       t.position.set(s.margin, s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2));
       this.legend.addChild(t);
     }

@@ -54,7 +54,7 @@ const SHARED_ORDER = [MarkerKind.OVER_BUDGET, MarkerKind.SPAWN, MarkerKind.DESPA
  */
 export function laneLayout(height: number, collapsed: boolean, colors: LaneColors): TimelineLane[] {
   if (collapsed) return [{ name: 'markers', type: LaneType.MARKERS, kinds: (1 << KIND_COUNT) - 1, top: 0, height, color: 0xd0d4dc }];
-  const markerH = Math.max(3, Math.floor((height * 0.62) / MARKER_LANES.length));
+  const markerH = Math.max(3, Math.floor((height * 0.66) / MARKER_LANES.length));
   const dtH = Math.max(4, Math.floor(height * 0.24));
   const bytesH = Math.max(3, height - markerH * MARKER_LANES.length - dtH);
   const lanes: TimelineLane[] = MARKER_LANES.map(([name, kind], i) => ({

@@ -57,6 +57,9 @@ export {
   type OverlayCommand,
 } from './KeyboardControls';
 export { DEFAULT_TIMELINE_STYLE, type Timeline, type TimelineStyle } from './Timeline';
+export type { TimelineScale } from './TimelineScale';
+export type { TimelineLane } from './TimelineLanes';
+export { DEFAULT_ONION_SKIN_OPTIONS, type OnionSkin, type OnionSkinOptions } from './OnionSkin';
 export { DEFAULT_PARAGRAPH_STYLE, type ParagraphStyle } from './ParagraphPool';
 export { DEFAULT_TEXT_PANEL_STYLE, type TextPanel, type TextPanelStyle } from './TextPanel';
 export { recordDisplay, spaceToWorld, toWorldSpace } from './worldSpace';

@@ -69,6 +69,7 @@ export class RewindPanel {
     loop: false,
     interpolate: true,
     bones: true,
+    onion: false,
     camera: 'game' as CameraMode,
     bookmarkLabel: '',
     transport: '',
@@ -121,6 +122,7 @@ export class RewindPanel {
 
     this.channelFolder = this.gui.addFolder('Channels');
     this.channelFolder.add(v, 'bones').name('bones (stick figures)').onChange((on: boolean) => overlay.setShowBones(on));
+    this.channelFolder.add(v, 'onion').name('onion skin & trail (T)').onChange((on: boolean) => overlay.setOnionSkin(on));
 
     const cam = this.gui.addFolder('Camera');
     cam.add(v, 'camera', CAMERA_MODES as CameraMode[]).name(this.withKey('mode', 'cameraMode')).onChange((m: CameraMode) => overlay.setCameraMode(m));
@@ -158,6 +160,7 @@ export class RewindPanel {
     v.loop = time.loop;
     v.interpolate = o.interpolate;
     v.bones = o.showBones;
+    v.onion = o.onionSkin;
     v.camera = o.camera.mode;
     const live = o.state === 'live';
     const empty = live && o.reader.frameCount === 0;

@@ -51,6 +51,10 @@ describe('the overlay section', () => {
     renderUnchanged: s(0.2), channelsOffUpdate: s(0.5), channelsOffRender: s(0.6), gpuChanged: s(20),
     samplesPerChangedUpdate: 1, samplesPerUnchangedUpdate: 0, entitiesStored: 1000, primitivesStored: 2000,
     maxSpriteErrorPx: 0, timerResolutionMs: 0.005, crossOriginIsolated: true,
+    timeline: {
+      redraw: s(0.2), playhead: s(0.01), onion: s(0.3), onionTrail: s(0.6), frames: 900, markers: 2050, ghosts: 60,
+      trailPoints: 900, redraws: 2,
+    },
     phaseSeconds: { setup: 0, record: 0, playing: 0, scrubbing: 0, unchanged: 0, channelsOff: 0 },
     renderer: 'test', userAgent: 'test', options: { entities: 1000, primitives: 2000, texts: 20, recordFrames: 120, warmup: 1, iterations: 1, width: 1, height: 1, resolution: 1 },
   });
@@ -66,6 +70,10 @@ describe('the overlay section', () => {
     expect(() => checkOverlayResult({ ...result(), samplesPerUnchangedUpdate: 1 }, asked)).toThrow(/samples per unchanged/);
     expect(() => checkOverlayResult({ ...result(), maxSpriteErrorPx: 3 }, asked)).toThrow(/recorded position/);
     expect(() => checkOverlayResult({ ...result(), update: s(NaN) }, asked)).toThrow(/not a number/);
+    const tl = result().timeline;
+    expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, markers: 300 } }, asked)).toThrow(/300 markers/);
+    expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, ghosts: 10 } }, asked)).toThrow(/10 ghosts/);
+    expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, redraw: s(NaN) } }, asked)).toThrow(/timeline timing/);
     expect(overlayOptions(true).iterations).toBeLessThan(asked.iterations ?? 0);
   });
 

@@ -18,6 +18,7 @@ import { FrameHeader } from '../../src/core/read/buffers';
 import { Channel } from '../../src/core/store/ChannelRegistry';
 import { Recorder } from '../../src/core/record/Recorder';
 import { RewindOverlay } from '../../src/pixi/RewindOverlay';
+import { runTimelineBench, type TimelineBenchResult } from './timelineBench';
 
 /** Settings of `runOverlayBench`; see `DEFAULT_OVERLAY_BENCH_OPTIONS`. */
 export interface OverlayBenchOptions {
@@ -91,6 +92,8 @@ export interface OverlayBenchResult {
   primitivesStored: number;
   /** Largest distance between a sprite and its recorded position after a changed update (checked on 4 frames). */
   maxSpriteErrorPx: number;
+  /** The timeline's redraw and playhead move, and the onion skin (issue 14); see `timelineBench.ts`. */
+  timeline: TimelineBenchResult;
   /** Smallest step of `performance.now()` observed, in ms. */
   timerResolutionMs: number;
   crossOriginIsolated: boolean;
@@ -295,6 +298,10 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   const bare = series(1, Math.max(20, Math.round(o.iterations / 2)));
   overlay.setChannelMask(mask);
   const t4 = performance.now();
+  // The timeline and the onion skin (issue 14), on the same page without the overlay's scene.
+  overlay.ui.visible = false;
+  world.visible = false;
+  const timeline = runTimelineBench(app, o.iterations, o.warmup);
   const debugInfo = gl?.getExtension('WEBGL_debug_renderer_info');
   const renderer = gl && debugInfo ? String(gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)) : app.renderer.name;
   overlay.destroy();
@@ -314,6 +321,7 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
     entitiesStored: header.entityCount,
     primitivesStored: header.primitiveCount,
     maxSpriteErrorPx: maxSpriteError,
+    timeline,
     timerResolutionMs: timerResolution(),
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     phaseSeconds: {

@@ -30,6 +30,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
 ];
 /** Target of issue 4: CPU per changed frame. */
 export const OVERLAY_TARGET_MS = 2;
+/** Targets of issue 14: timeline redraw (900 frames, 2,000 markers) and onion skin (one entity, ±30 ghosts). */
+export const TIMELINE_TARGET_MS = 0.5;
+export const ONION_TARGET_MS = 1;
 
 /** What the page is asked to measure: issue 4's scene; fewer iterations with `--quick`. */
 export function overlayOptions(quick: boolean): Partial<OverlayBenchOptions> {
@@ -118,6 +121,14 @@ export function checkOverlayResult(r: OverlayBenchResult, asked: Partial<Overlay
   if (r.samplesPerChangedUpdate !== 1) throw new Error(`overlay: ${r.samplesPerChangedUpdate} samples per changed update, expected 1`);
   if (r.samplesPerUnchangedUpdate !== 0) throw new Error(`overlay: ${r.samplesPerUnchangedUpdate} samples per unchanged update, expected 0`);
   if (!(r.maxSpriteErrorPx <= 1e-3)) throw new Error(`overlay: a sprite is ${r.maxSpriteErrorPx} px from its recorded position`);
+  const tl = r.timeline;
+  if (tl.frames !== 900) throw new Error(`overlay: the timeline scene holds ${tl.frames} frames, expected 900`);
+  if (tl.markers < 1900) throw new Error(`overlay: the timeline scene has ${tl.markers} markers, expected about 2,000`);
+  if (tl.ghosts !== 60) throw new Error(`overlay: the onion skin drew ${tl.ghosts} ghosts, expected 60`);
+  if (tl.redraws < 2) throw new Error('overlay: the timeline was not redrawn');
+  for (const s of [tl.redraw, tl.playhead, tl.onion, tl.onionTrail]) {
+    if (!(Number.isFinite(s.median) && s.median >= 0)) throw new Error('overlay: a timeline timing is not a number');
+  }
   for (const s of [r.update, r.renderChanged, r.scrubUpdate, r.scrubRender, r.unchangedUpdate, r.renderUnchanged, r.channelsOffUpdate, r.channelsOffRender]) {
     if (!(Number.isFinite(s.median) && s.median >= 0)) throw new Error('overlay: a timing is not a number');
   }
@@ -192,9 +203,18 @@ export const overlaySection: BenchSection = {
     context.log('target (issue 4), this run:');
     // The render cost the debug primitives add (the sprites move in both series).
     const extra = r.renderChanged.median - r.channelsOffRender.median;
+    const tl = r.timeline;
+    context.log(`timeline: ${tl.frames} frames, ${grouped(tl.markers)} markers; redraw of every lane ${fixed(tl.redraw.median, 3)} ms ` +
+      `(p95 ${fixed(tl.redraw.p95, 3)}), playhead only ${fixed(tl.playhead.median, 3)} ms; onion skin ${tl.ghosts} ghosts ` +
+      `${fixed(tl.onion.median, 3)} ms (p95 ${fixed(tl.onion.p95, 3)}), with its ${tl.trailPoints}-point trail ${fixed(tl.onionTrail.median, 3)} ms`);
+    context.log('');
     const rows = [
       [`overlay update ≤ ${OVERLAY_TARGET_MS} ms CPU per changed frame (median)`, fixed(r.update.median, 3),
         r.update.median <= OVERLAY_TARGET_MS ? 'met' : 'MISSED'],
+      [`timeline redraw ≤ ${TIMELINE_TARGET_MS} ms (900 frames, ${grouped(tl.markers)} markers, median)`, fixed(tl.redraw.median, 3),
+        tl.redraw.median <= TIMELINE_TARGET_MS ? 'met' : 'MISSED'],
+      [`onion skin ≤ ${ONION_TARGET_MS} ms (one entity, ±30 ghosts, median)`, fixed(tl.onion.median, 3),
+        tl.onion.median <= ONION_TARGET_MS ? 'met' : 'MISSED'],
       ['  plus the render cost the debug primitives add', fixed(r.update.median + extra, 3),
         r.update.median + extra <= OVERLAY_TARGET_MS ? 'met' : 'MISSED'],
     ];
@@ -208,6 +228,11 @@ export const overlaySection: BenchSection = {
       overlayRenderChangedMs: round(r.renderChanged.median, 3),
       overlayRenderUnchangedMs: round(r.renderUnchanged.median, 3),
       overlayRenderChannelsOffMs: round(r.channelsOffRender.median, 3),
+      timelineRedrawMs: round(tl.redraw.median, 3),
+      timelineRedrawP95Ms: round(tl.redraw.p95, 3),
+      timelinePlayheadMs: round(tl.playhead.median, 3),
+      onionSkinMs: round(tl.onion.median, 3),
+      onionSkinTrailMs: round(tl.onionTrail.median, 3),
     };
     return { figures, details: r };
   },

@@ -89,6 +89,13 @@ export class TimelineLanes {
   /** Typical recorded dt and largest frame size over the frames held, as of the last draw. */
   private typicalDt = 0;
   private maxBytes = 0;
+  /** The frames held and reader those two were measured over. */
+  private measuredLo = 0;
+  private measuredHi = -1;
+  private measuredPb: Playback | null = null;
+  /** Per marker kind: top row and height of its lane in the pixels (-1: not shown), for one pass over the markers. */
+  private readonly kindTop = new Int32Array(KIND_COUNT);
+  private readonly kindHeight = new Int32Array(KIND_COUNT);
 
   public constructor(colors: LaneColors) {
     this.markerPixels = new Uint32Array(KIND_COUNT);
@@ -107,11 +114,28 @@ export class TimelineLanes {
   /** Draws every lane; `top` is the row of the lane area in the pixels. */
   public draw(px: TimelinePixels, top: number, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
     if (scale.newest < scale.oldest) return;
-    this.measure(pb, scale);
+    if (scale.oldest !== this.measuredLo || scale.newest !== this.measuredHi || pb !== this.measuredPb) this.measure(pb, scale);
+    this.kindTop.fill(-1);
+    let shared = -1;
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      if (lane.type === LaneType.MARKERS) this.drawMarkers(px, top + lane.top, lane, scale, pb);
-      else this.drawBars(px, top + lane.top, lane, scale, pb);
+      if (lane.type !== LaneType.MARKERS) continue;
+      if ((lane.kinds & (lane.kinds - 1)) !== 0) shared = i;
+      for (let k = 0; k < KIND_COUNT; k++) {
+        if ((lane.kinds & (1 << k)) === 0) continue;
+        this.kindTop[k] = top + lane.top;
+        this.kindHeight[k] = lane.height - 1;
+      }
+    }
+    if (shared >= 0) {
+      // One lane for every kind: drawn kind by kind, so that bookmarks end on top.
+      for (let o = 0; o < KIND_COUNT; o++) this.drawMarkers(px, scale, pb, SHARED_ORDER[o]);
+    } else {
+      this.drawMarkers(px, scale, pb, -1);
+    }
+    for (let i = 0; i < lanes.length; i++) {
+      const lane = lanes[i];
+      if (lane.type !== LaneType.MARKERS) this.drawBars(px, top + lane.top, lane, scale, pb);
     }
   }
 
@@ -171,27 +195,34 @@ export class TimelineLanes {
     }
     this.typicalDt = n > 0 ? sum / n : mean;
     this.maxBytes = maxBytes;
+    this.measuredLo = scale.oldest;
+    this.measuredHi = scale.newest;
+    this.measuredPb = pb;
   }
 
-  private drawMarkers(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale, pb: Playback): void {
+  /** Markers of kind `only` (-1: every kind, each in its lane) in one pass over the markers. */
+  private drawMarkers(px: TimelinePixels, scale: TimelineScale, pb: Playback, only: number): void {
     const m = pb.markers;
     const ppf = scale.pixelsPerFrame;
-    const x0 = scale.x;
-    const first = Math.floor(scale.start);
+    const start = scale.start;
+    const first = Math.floor(start);
     const last = Math.ceil(scale.end);
-    const shared = (lane.kinds & (lane.kinds - 1)) !== 0;
-    for (let o = 0; o < KIND_COUNT; o++) {
-      const kind = shared ? SHARED_ORDER[o] : o;
-      if ((lane.kinds & (1 << kind)) === 0) continue;
-      const pixel = this.markerPixels[kind];
-      const wide = kind === MarkerKind.BOOKMARK ? 2 : ppf >= 4 ? 3 : 1;
-      for (let i = 0; i < m.count; i++) {
-        if (m.kinds[i] !== kind) continue;
-        const f = m.frames[i];
-        if (f < first || f > last) continue;
-        const x = Math.round(scale.xOf(f) - x0);
-        px.rect(x - (wide >> 1), y, wide, lane.height - 1, pixel);
-      }
+    const tops = this.kindTop;
+    const heights = this.kindHeight;
+    const pixels = this.markerPixels;
+    const narrow = ppf >= 4 ? 3 : 1;
+    const kinds = m.kinds;
+    const frames = m.frames;
+    for (let i = 0; i < m.count; i++) {
+      const kind = kinds[i];
+      if (only >= 0 && kind !== only) continue;
+      const y = tops[kind];
+      if (y < 0) continue;
+      const f = frames[i];
+      if (f < first || f > last) continue;
+      const wide = kind === MarkerKind.BOOKMARK ? 2 : narrow;
+      const x = Math.round((f - start) * ppf);
+      px.rect(x - (wide >> 1), y, wide, heights[kind], pixels[kind]);
     }
   }
 
@@ -203,7 +234,7 @@ export class TimelineLanes {
     if (!(full > 0)) return;
     const hitch = this.typicalDt * 2;
     const ppf = scale.pixelsPerFrame;
-    const x0 = scale.x;
+    const start = scale.start;
     const lo = Math.max(scale.oldest, Math.floor(scale.start));
     const hi = Math.min(scale.newest, Math.ceil(scale.end));
     if (ppf >= 2) {
@@ -214,7 +245,7 @@ export class TimelineLanes {
         if (!(v > 0)) continue;
         const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
         const special = dt ? v > hitch : r.overBudgetOf(f) !== 0;
-        px.rect(Math.round(scale.xOf(f) - x0) - (bw >> 1), y + h - bh, bw, bh, special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel);
+        px.rect(Math.round((f - start) * ppf) - (bw >> 1), y + h - bh, bw, bh, special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel);
       }
       return;
     }
@@ -231,7 +262,7 @@ export class TimelineLanes {
     for (let f = lo; f <= hi; f++) {
       const v = dt ? r.dtOf(f) : r.bytesOf(f);
       if (!(v > 0)) continue;
-      const c = Math.round(scale.xOf(f) - x0);
+      const c = Math.round((f - start) * ppf);
       if (c < 0 || c >= w) continue;
       if (v > cols[c]) cols[c] = v;
       if (dt ? v > hitch : r.overBudgetOf(f) !== 0) fl[c] = 1;

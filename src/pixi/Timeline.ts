@@ -156,7 +156,7 @@ export class Timeline {
     this.toggle.eventMode = 'static';
     this.toggle.cursor = 'pointer';
     this.root.addChild(
-      this.bar, this.rangeShade, this.headLine, this.pixels.sprite, this.ruler.labels, this.legend, this.handles,
+      this.bar, this.rangeShade, this.headLine, this.pixels.root, this.ruler.labels, this.legend, this.handles,
       this.head, this.headTagBg, this.headTag, this.label, this.toggle, this.tooltip.panel.root,
     );
     this.bar.on('pointerdown', this.onDown, this);
@@ -260,7 +260,7 @@ export class Timeline {
     this.root.position.set(0, screenHeight - s.margin - h);
     this.laneList = laneLayout(h - s.rulerHeight, this.collapsedOn, {
       markers: s.markerColors, dt: s.dtColor, hitch: s.hitchColor, bytes: s.bytesColor, overBudget: s.overBudgetColor,
-    });
+    }, TimelineRuler.IMAGE_ROWS);
     const bar = this.bar;
     bar.clear();
     bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.92 });
@@ -270,8 +270,13 @@ export class Timeline {
       bar.rect(x0, s.rulerHeight + lane.top, width, lane.height - 1).fill({ color: s.held, alpha: i % 2 === 0 ? 0.95 : 0.75 });
     }
     bar.hitArea = new Rectangle(s.margin - 4, -4, screenWidth - s.margin * 2 + 8, h + 8);
-    this.pixels.resize(width + 1, h);
-    this.pixels.sprite.position.set(x0, 0);
+    const bands = TimelineRuler.bands(s.rulerHeight);
+    for (const lane of this.laneList) {
+      const barLane = lane.type !== LaneType.MARKERS;
+      bands.push({ row: lane.row, rows: lane.rows, y: s.rulerHeight + lane.top, height: barLane ? lane.rows * 2 : lane.height - 1 });
+    }
+    this.pixels.resize(width + 1, bands);
+    this.pixels.root.position.set(x0, 0);
     this.ruler.labels.position.set(x0, 0);
     this.label.position.set(x0, -18);
     this.toggle.text = this.collapsedOn ? '[+]' : '[-]';
@@ -340,7 +345,6 @@ export class Timeline {
   }
 
   private redraw(pb: Playback, rin: number, rout: number): void {
-    const s = this.style;
     const scale = this.scale;
     this.drawnView = scale.version;
     this.drawnMarkers = pb.markers.version;
@@ -356,8 +360,8 @@ export class Timeline {
     v[4] = scale.zoomed ? 1 : 0;
     const px = this.pixels;
     px.clear();
-    this.ruler.draw(px, s.rulerHeight, scale, pb.reader, rin, rout);
-    this.lanes.draw(px, s.rulerHeight, this.laneList, scale, pb);
+    this.ruler.draw(px, scale, pb.reader, rin, rout);
+    this.lanes.draw(px, this.laneList, scale, pb);
     px.commit();
     this.drawRange(rin, rout);
     this.placeHead();

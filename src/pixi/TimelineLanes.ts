@@ -13,9 +13,12 @@ export interface TimelineLane {
   readonly type: (typeof LaneType)[keyof typeof LaneType];
   /** Marker kinds shown (bit k = `MarkerKind` k), for a `MARKERS` lane. */
   readonly kinds: number;
-  /** Top row inside the lane area, and height, pixels. */
+  /** Top inside the lane area, and height, screen pixels. */
   readonly top: number;
   readonly height: number;
+  /** First row and rows of the lane in the timeline's pixel image (a marker lane is one row). */
+  readonly row: number;
+  readonly rows: number;
   /** Legend colour. */
   readonly color: number;
 }
@@ -52,17 +55,26 @@ const SHARED_ORDER = [MarkerKind.OVER_BUDGET, MarkerKind.SPAWN, MarkerKind.DESPA
  *
  * @internal
  */
-export function laneLayout(height: number, collapsed: boolean, colors: LaneColors): TimelineLane[] {
-  if (collapsed) return [{ name: 'markers', type: LaneType.MARKERS, kinds: (1 << KIND_COUNT) - 1, top: 0, height, color: 0xd0d4dc }];
+export function laneLayout(height: number, collapsed: boolean, colors: LaneColors, firstRow: number): TimelineLane[] {
+  if (collapsed) {
+    return [{ name: 'markers', type: LaneType.MARKERS, kinds: (1 << KIND_COUNT) - 1, top: 0, height, row: firstRow, rows: 1, color: 0xd0d4dc }];
+  }
   const markerH = Math.max(3, Math.floor((height * 0.66) / MARKER_LANES.length));
   const dtH = Math.max(4, Math.floor(height * 0.24));
   const bytesH = Math.max(3, height - markerH * MARKER_LANES.length - dtH);
   const lanes: TimelineLane[] = MARKER_LANES.map(([name, kind], i) => ({
-    name, type: LaneType.MARKERS, kinds: 1 << kind, top: i * markerH, height: markerH, color: colors.markers[kind] ?? 0xffffff,
+    name, type: LaneType.MARKERS, kinds: 1 << kind, top: i * markerH, height: markerH, row: firstRow + i, rows: 1,
+    color: colors.markers[kind] ?? 0xffffff,
   }));
   const dtTop = markerH * MARKER_LANES.length;
-  lanes.push({ name: 'frame dt', type: LaneType.DT, kinds: 0, top: dtTop, height: dtH, color: colors.dt });
-  lanes.push({ name: 'bytes', type: LaneType.BYTES, kinds: 0, top: dtTop + dtH, height: bytesH, color: colors.bytes });
+  // Bars: one row of the image per two screen pixels (the lane's last pixel is a gap).
+  const dtRows = Math.max(1, Math.floor((dtH - 1) / 2));
+  const bytesRows = Math.max(1, Math.floor((bytesH - 1) / 2));
+  const row = firstRow + MARKER_LANES.length;
+  lanes.push({ name: 'frame dt', type: LaneType.DT, kinds: 0, top: dtTop, height: dtH, row, rows: dtRows, color: colors.dt });
+  lanes.push({
+    name: 'bytes', type: LaneType.BYTES, kinds: 0, top: dtTop + dtH, height: bytesH, row: row + dtRows, rows: bytesRows, color: colors.bytes,
+  });
   return lanes;
 }
 
@@ -76,7 +88,7 @@ export function laneLayout(height: number, collapsed: boolean, colors: LaneColor
  *
  * @example
  * const lanes = new TimelineLanes(colors);
- * lanes.draw(pixels, 16, laneLayout(68, false, colors), scale, playback);
+ * lanes.draw(pixels, laneLayout(76, false, colors, 4), scale, playback);
  */
 export class TimelineLanes {
   private columns = new Float32Array(0);
@@ -111,8 +123,8 @@ export class TimelineLanes {
     return this.typicalDt;
   }
 
-  /** Draws every lane; `top` is the row of the lane area in the pixels. */
-  public draw(px: TimelinePixels, top: number, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
+  /** Draws every lane into its rows of the pixels. */
+  public draw(px: TimelinePixels, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
     if (scale.newest < scale.oldest) return;
     if (scale.oldest !== this.measuredLo || scale.newest !== this.measuredHi || pb !== this.measuredPb) this.measure(pb, scale);
     this.kindTop.fill(-1);
@@ -123,8 +135,8 @@ export class TimelineLanes {
       if ((lane.kinds & (lane.kinds - 1)) !== 0) shared = i;
       for (let k = 0; k < KIND_COUNT; k++) {
         if ((lane.kinds & (1 << k)) === 0) continue;
-        this.kindTop[k] = top + lane.top;
-        this.kindHeight[k] = lane.height - 1;
+        this.kindTop[k] = lane.row;
+        this.kindHeight[k] = lane.rows;
       }
     }
     if (shared >= 0) {
@@ -135,7 +147,7 @@ export class TimelineLanes {
     }
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      if (lane.type !== LaneType.MARKERS) this.drawBars(px, top + lane.top, lane, scale, pb);
+      if (lane.type !== LaneType.MARKERS) this.drawBars(px, lane.row, lane, scale, pb);
     }
   }
 
@@ -229,7 +241,7 @@ export class TimelineLanes {
   private drawBars(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale, pb: Playback): void {
     const r = pb.reader;
     const dt = lane.type === LaneType.DT;
-    const h = lane.height - 1;
+    const h = lane.rows;
     const full = dt ? this.typicalDt * 3 : this.maxBytes;
     if (!(full > 0)) return;
     const hitch = this.typicalDt * 2;

@@ -1,4 +1,12 @@
-import { BufferImageSource, Sprite, Texture } from 'pixi.js';
+import { BufferImageSource, Container, Rectangle, Sprite, Texture } from 'pixi.js';
+
+/** Rows `[row, row + rows)` of the image shown stretched over `height` screen pixels from local y. */
+export interface PixelBand {
+  readonly row: number;
+  readonly rows: number;
+  readonly y: number;
+  readonly height: number;
+}
 
 /** An opaque pixel of colour 0xRRGGBB in the buffer's byte order (RGBA in memory, little-endian words). */
 export function pixelOf(rgb: number): number {
@@ -6,31 +14,34 @@ export function pixelOf(rgb: number): number {
 }
 
 /**
- * A pixel image the timeline draws its ruler ticks, lanes and bars into, shown by one sprite: a
- * redraw writes a few thousand words into a buffer made once (per size) and uploads it once,
- * instead of building thousands of vector shapes. Pixels are either opaque or fully transparent
- * (what is behind shows through, such as the playhead line), one pixel per screen pixel, sampled
- * nearest so lines stay sharp.
+ * A small pixel image the timeline draws its ruler ticks, lanes and bars into: a redraw writes a
+ * few thousand words into a buffer made once (per size) and uploads it once, instead of building
+ * thousands of vector shapes. The image has one column per screen pixel but only a few rows: each
+ * band of rows is shown by a sprite stretched to its screen height (a marker lane is one row, a
+ * bar lane one row per two pixels), so the upload stays small. Pixels are either opaque or fully
+ * transparent (what is behind shows through, such as the playhead line), sampled nearest so lines
+ * stay sharp.
  *
  * @internal Part of `Timeline`.
  *
  * @example
  * const px = new TimelinePixels();
- * px.resize(1000, 84);
+ * px.resize(1000, [{ row: 0, rows: 1, y: 16, height: 8 }]);
  * px.clear();
- * px.vline(10, 0, 20, pixelOf(0xff453a));
+ * px.rect(10, 0, 1, 1, pixelOf(0xff453a)); // a marker across the 8-pixel lane
  * px.commit();
  */
 export class TimelinePixels {
-  public readonly sprite = new Sprite(Texture.EMPTY);
+  /** The bands' sprites, in local coordinates of the frame area. */
+  public readonly root = new Container();
   private data = new Uint32Array(0);
   private source: BufferImageSource | null = null;
   private w = 0;
   private h = 0;
 
   public constructor() {
-    this.sprite.eventMode = 'none';
-    this.sprite.label = 'rewindable:timeline-pixels';
+    this.root.eventMode = 'none';
+    this.root.label = 'rewindable:timeline-pixels';
   }
 
   public get width(): number {
@@ -41,18 +52,25 @@ export class TimelinePixels {
     return this.h;
   }
 
-  /** Sets the image's size in pixels (a new buffer and texture only when the size changed). */
-  public resize(width: number, height: number): void {
+  /** Sets the image's width (screen pixels) and its bands (a new buffer, texture and sprites). */
+  public resize(width: number, bands: readonly PixelBand[]): void {
     const w = Math.max(1, Math.ceil(width));
-    const h = Math.max(1, Math.ceil(height));
-    if (w === this.w && h === this.h) return;
+    let h = 1;
+    for (const b of bands) h = Math.max(h, b.row + b.rows);
     this.w = w;
     this.h = h;
     const bytes = new Uint8Array(w * h * 4);
     this.data = new Uint32Array(bytes.buffer);
     const old = this.source;
     this.source = new BufferImageSource({ resource: bytes, width: w, height: h, format: 'rgba8unorm', scaleMode: 'nearest' });
-    this.sprite.texture = new Texture({ source: this.source });
+    for (const c of this.root.removeChildren()) c.destroy();
+    for (const b of bands) {
+      const sprite = new Sprite(new Texture({ source: this.source, frame: new Rectangle(0, b.row, w, b.rows) }));
+      sprite.position.set(0, b.y);
+      sprite.height = b.height;
+      sprite.eventMode = 'none';
+      this.root.addChild(sprite);
+    }
     old?.destroy();
   }
 
@@ -98,6 +116,7 @@ export class TimelinePixels {
   }
 
   public destroy(): void {
+    this.root.destroy({ children: true });
     this.source?.destroy();
     this.source = null;
   }

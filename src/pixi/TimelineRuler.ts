@@ -1,6 +1,6 @@
 import { BitmapText, Container } from 'pixi.js';
 import type { FrameReader } from '../core/read/FrameReader';
-import { pixelOf, type TimelinePixels } from './TimelinePixels';
+import { pixelOf, type PixelBand, type TimelinePixels } from './TimelinePixels';
 import type { TimelineScale } from './TimelineScale';
 
 /** Frame steps the ruler's ticks use: 1, 2, 5 and their powers of ten. */
@@ -41,7 +41,7 @@ export interface RulerColors {
  * @example
  * const ruler = new TimelineRuler(colors, 'monospace');
  * timeline.root.addChild(ruler.labels);
- * ruler.draw(pixels, 16, scale, reader, -1, -1);
+ * ruler.draw(pixels, scale, reader, -1, -1);
  */
 export class TimelineRuler {
   /** The labels' container (positioned like the pixels: x of the frame area, top of the ruler). */
@@ -51,8 +51,10 @@ export class TimelineRuler {
   private readonly heldPixel: number;
   private readonly viewPixel: number;
   private readonly rangePixel: number;
-  /** Rows of the overview strip. */
+  /** Screen height of the overview strip at the top of the ruler. */
   public static readonly OVERVIEW_ROWS = 3;
+  /** Rows of the pixel image the ruler uses: the overview (2), minor ticks (1), major ticks (1). */
+  public static readonly IMAGE_ROWS = 4;
 
   public constructor(colors: RulerColors, fontFamily: string) {
     this.labels.eventMode = 'none';
@@ -75,10 +77,22 @@ export class TimelineRuler {
   }
 
   /**
-   * Draws the overview strip and the ticks into `px` (rows 0..height) and sets the labels.
+   * The bands of the ruler in the pixel image, for a ruler `height` pixels high: the overview strip,
+   * minor ticks (3 px) and major ticks (7 px) at its bottom.
+   */
+  public static bands(height: number): PixelBand[] {
+    return [
+      { row: 0, rows: 2, y: 0, height: 2 },
+      { row: 2, rows: 1, y: height - 3, height: 3 },
+      { row: 3, rows: 1, y: height - 7, height: 7 },
+    ];
+  }
+
+  /**
+   * Draws the overview strip and the ticks into `px` (rows 0..3, see `bands`) and sets the labels.
    * `rangeIn`/`rangeOut` mark the in/out range on the overview (`rangeOut < rangeIn`: none).
    */
-  public draw(px: TimelinePixels, height: number, scale: TimelineScale, reader: FrameReader, rangeIn: number, rangeOut: number): void {
+  public draw(px: TimelinePixels, scale: TimelineScale, reader: FrameReader, rangeIn: number, rangeOut: number): void {
     const pool = this.pool;
     let used = 0;
     if (scale.newest >= scale.oldest) {
@@ -92,7 +106,7 @@ export class TimelineRuler {
       for (let f = first; f <= last; f += minor) {
         const x = Math.round(scale.xOf(f) - x0);
         const isMajor = f % major === 0;
-        px.vline(x, height - (isMajor ? 7 : 3), height, this.tickPixel);
+        px.rect(x, isMajor ? 3 : 2, 1, 1, this.tickPixel);
         if (isMajor && used < pool.length) {
           const t = pool[used++];
           const time = reader.timeOf(f);
@@ -108,7 +122,7 @@ export class TimelineRuler {
 
   private drawOverview(px: TimelinePixels, scale: TimelineScale, rangeIn: number, rangeOut: number): void {
     const w = px.width;
-    const rows = TimelineRuler.OVERVIEW_ROWS - 1;
+    const rows = 2;
     px.rect(0, 0, w, rows, this.heldPixel);
     const span = scale.newest - scale.oldest;
     const at = (f: number): number => (span > 0 ? ((f - scale.oldest) / span) * (w - 1) : 0);

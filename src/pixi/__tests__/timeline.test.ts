@@ -88,13 +88,14 @@ describe('timeline lanes', () => {
     const px = (tl as unknown as { pixels: { pixelAt(x: number, y: number): number } }).pixels;
     const dtLane = tl.laneLayout.find((l) => l.type === LaneType.DT);
     if (dtLane === undefined) throw new Error('no dt lane');
-    const bottom = tl.rulerHeight + dtLane.top + dtLane.height - 2;
+    // The lane's rows in the timeline's pixel image (stretched on screen).
+    const bottom = dtLane.row + dtLane.rows - 1;
     const col = (f: number): number => Math.round(tl.xOf(f) - tl.barX);
     expect(px.pixelAt(col(60), bottom)).toBe(pixelOf(0xff6b3d));
     expect(px.pixelAt(col(30), bottom)).toBe(pixelOf(0x5e9ed6));
     // The hitch is the full lane high, a normal frame is not.
-    expect(px.pixelAt(col(60), tl.rulerHeight + dtLane.top)).toBe(pixelOf(0xff6b3d));
-    expect(px.pixelAt(col(30), tl.rulerHeight + dtLane.top)).toBe(0);
+    expect(px.pixelAt(col(60), dtLane.row)).toBe(pixelOf(0xff6b3d));
+    expect(px.pixelAt(col(30), dtLane.row)).toBe(0);
   });
 });
 

@@ -40,7 +40,7 @@ const pixel = new Uint8Array(4);
 
 /** Renders the stage and waits for the GPU process (untimed). */
 function renderAndSync(app: Application): void {
-  renderAndSync(app);
+  app.renderer.render(app.stage);
   const gl = (app.renderer as unknown as { gl?: WebGLRenderingContext }).gl;
   if (gl) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
 }

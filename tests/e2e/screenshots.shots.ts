@@ -4,7 +4,8 @@
  * `npm run screenshots` when the UI changes, and commit the images it rewrites.
  *
  * Each picture is one state of the demo, set up through the hooks (tests/e2e/hooks.ts): the game
- * running, paused mid-replay with the ai and physics channels, the key help, and the viewer showing
+ * running, paused mid-replay with the ai and physics channels and an in/out range on the timeline, the
+ * key help, and the viewer showing
  * a file saved from the demo.
  */
 import { mkdirSync } from 'node:fs';
@@ -70,6 +71,9 @@ test('demo-paused.png and help.png: paused 60 frames back, ai and physics on; th
     o.setChannel(p, true);
   }, [AI, PHYSICS] as const);
   await seek(d.page, newest - 60);
+  // An in/out range on the timeline, around the viewed frame.
+  await d.page.evaluate((n) => (window as unknown as E2EWindow).__demo.overlay.playback.time.setRange(n - 100, n - 30), newest);
+  await ticks(d.page, 2);
   await shot(d, 'demo-paused.png');
   await d.page.keyboard.press('h');
   await ticks(d.page, 2);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -188,5 +188,39 @@ describe('rewindable serve: relaying live sessions', () => {
     const ok = LiveViewer.connect(server.url, { WebSocket: WS, token: 'secret' });
     closers.push(() => ok.close());
     await until(() => ok.transport.isOpen, 'the viewer with the token');
+  });
+  it('with a built viewer: / opens viewer.html attached to this server, its files are served, nothing outside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rwd-viewer-'));
+    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'viewer.html'), '<!doctype html><title>v</title>');
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'assets', 'viewer.js'), 'export {};');
+    const lines: string[] = [];
+    const server = await LiveServer.start({ port: 0, viewerDir: dir, token: 'tk', log: (l) => lines.push(l) });
+    closers.push(() => server.close());
+    const base = `http://127.0.0.1:${server.port}`;
+    expect(lines.join('\n')).toContain(`open ${base}/ (the viewer, attached to this server)`);
+    const root = await fetch(`${base}/?token=tk`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    const to = new URL(root.headers.get('location') ?? '', base);
+    expect(to.pathname).toBe('/viewer.html');
+    expect(to.searchParams.get('live')).toBe(`ws://127.0.0.1:${server.port}`);
+    expect(to.searchParams.get('token')).toBe('tk');
+    const page = await fetch(`${base}/viewer.html`);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toContain('<title>v</title>');
+    expect((await fetch(`${base}/assets/viewer.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${base}/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+    expect((await fetch(`${base}/%E0%A4%A`)).status).toBe(400);
+  });
+
+  it('without a viewer.html in --viewer DIR: warns and serves the minimal page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rwd-noviewer-'));
+    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    const lines: string[] = [];
+    const server = await LiveServer.start({ port: 0, viewerDir: dir, log: (l) => lines.push(l) });
+    closers.push(() => server.close());
+    expect(lines.join('\n')).toMatch(/no viewer\.html in .*build:demo/);
+    expect(await (await fetch(`http://127.0.0.1:${server.port}/`)).text()).toContain('rewindable live');
   });
 });

@@ -134,7 +134,9 @@ export class LiveServer {
         if (!LOOPBACK.has(o.host)) {
           o.log(`WARNING: listening on ${o.host}: anyone who can reach this port sees the games streamed to it${o.token === null ? ' (no --token set)' : ''}`);
         }
-        o.log(`rewindable serve: viewer http://${server.hostForUrl()}:${server.port}/ · games publish to ${server.url}`);
+        const served = o.viewerDir !== null && existsSync(join(o.viewerDir, 'viewer.html'));
+        if (o.viewerDir !== null && !served) o.log(`WARNING: no viewer.html in ${o.viewerDir} (run npm run build:demo); serving the minimal page`);
+        o.log(`rewindable serve: open http://${server.hostForUrl()}:${server.port}/ (${served ? 'the viewer, attached to this server' : 'the session list'}) · games publish to ${server.url}`);
         done(server);
       });
     });
@@ -169,6 +171,19 @@ export class LiveServer {
     });
   }
 
+  /**
+   * `/viewer.html?live=ws://HOST:PORT` (with the token given), HOST:PORT as the browser reached the
+   * server (its Host header, when it is a plain host and port) or the address listened on.
+   */
+  public viewerPath(hostHeader: string | undefined, token: string | null): string {
+    const host = hostHeader !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(hostHeader)
+      ? hostHeader
+      : `${this.hostForUrl()}:${this.port}`;
+    const q = new URLSearchParams({ live: `ws://${host}` });
+    if (token !== null) q.set('token', token);
+    return `/viewer.html?${q.toString()}`;
+  }
+
   private hostForUrl(): string {
     return this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
   }
@@ -197,8 +212,19 @@ export class LiveServer {
     }
     const dir = this.options.viewerDir;
     if (dir !== null && existsSync(join(dir, 'viewer.html'))) {
+      if (url.pathname === '/') {
+        // The built viewer, attached to this server: it connects back to the address it was opened at.
+        res.writeHead(302, { location: this.viewerPath(req.headers.host, url.searchParams.get('token')) }).end();
+        return;
+      }
       const root = resolve(dir);
-      const rel = url.pathname === '/' ? 'viewer.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+      let rel: string;
+      try {
+        rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
       const path = normalize(join(root, rel));
       if (path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile()) {
         res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));

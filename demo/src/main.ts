@@ -9,6 +9,7 @@ import { createApp, showStartupError } from './createApp';
 import { Banner } from './Banner';
 import { Game } from './game/Game';
 import { installDemoHook } from './hook/demoHook';
+import { startLiveFromUrl } from './liveGame';
 import { Hud } from './Hud';
 import { ReplayFiles } from './ReplayFiles';
 import { attachOverlay } from './rewind/overlay';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   });
   files.installDrop(window);
   installDemoHook(app, game, rewind, view, overlay, files, hud);
+  // ?live=ws://HOST:PORT or ?live=tab streams the recording to a live viewer (&liveCommands=1 lets it command).
+  startLiveFromUrl(rewind.recorder, overlay, banner, window.location.search);
 
   app.ticker.add((ticker) => {
     const realDt = ticker.deltaMS / 1000;

@@ -3,7 +3,8 @@
  * file picker, by drag and drop, or from `?file=URL`, and shows it with every playback feature of
  * the overlay (channels, camera, timeline, bookmarks, bones, keyboard, panel). Entities are drawn
  * through a kind → factory registry: the demo's own displays for its kinds, a debug shape for any
- * other kind. The rewindable calls are in demo/src/rewind/ (`attachViewer` in overlay.ts).
+ * other kind. The rewindable calls are in demo/src/rewind/ (`attachViewer` in overlay.ts). With
+ * `?live=ws://HOST:PORT` or `?live=tab` it follows a running game instead (liveViewer.ts).
  */
 import { createApp, showStartupError } from './createApp';
 import { Container } from 'pixi.js';
@@ -17,6 +18,7 @@ import { DEMO_BUILD_ID, describeReplay } from './rewind/replayFile';
 import { debugShape } from './view/debugShape';
 import { DisplayFactory } from './view/DisplayFactory';
 import { KindRegistry } from './view/KindRegistry';
+import { setUpLiveViewer } from './liveViewer';
 import { ReplayEffects } from './view/ReplayEffects';
 
 async function main(): Promise<void> {
@@ -64,6 +66,9 @@ async function main(): Promise<void> {
   files.installDrop(window);
   (document.querySelector('[data-id="open"]') as HTMLButtonElement).addEventListener('click', () => files.pick());
   installViewerHook(app, overlay, files);
+  // Live mode: ?live=ws://HOST:PORT or ?live=tab (or the "attach live" control); see liveViewer.ts.
+  const hud = document.getElementById('viewer-hud') as HTMLElement;
+  setUpLiveViewer(app, overlay, banner, { hud, empty, info }, window.location.search);
 
   const url = new URLSearchParams(window.location.search).get('file');
   if (url !== null && url.length > 0) await files.openUrl(url);

@@ -5,15 +5,17 @@ import type { CliIo } from './info';
 
 export const SERVE_USAGE = `Usage: rewindable serve [options]
 
-Serves the live viewer and relays live sessions: games publish (connectLive(recorder, 'ws://HOST:PORT')),
-viewers follow (viewer.html?live=ws://HOST:PORT).
+Serves the live viewer and relays live sessions: games publish (connectLive(recorder, 'ws://HOST:PORT');
+the demo: its URL with ?live=ws://HOST:PORT), viewers follow (viewer.html?live=ws://HOST:PORT).
+Prints the URL to open.
 
   --port N            port (default 7070; 0: any free port)
   --host ADDR         interface (default 127.0.0.1)
   --allow-remote      required to listen on anything but loopback (prints a warning)
   --token T           a shared token games and viewers must give (?token=T)
-  --viewer DIR        a built viewer to serve (the directory holding viewer.html, e.g. dist-demo);
-                      without it, a minimal page lists the sessions
+  --viewer DIR        a built viewer to serve (the directory holding viewer.html: dist-demo after
+                      npm run build:demo); http://HOST:PORT/ then opens it attached to this server.
+                      Without it, a minimal page lists the sessions
   --persist DIR       save every session to rolling .rwd files in DIR (xor-delta compressed)
   --roll-seconds N    a file per N seconds of game time (default 60)
   --keep-bytes N      delete the oldest files above N bytes in total (default 1 GiB)

@@ -62,8 +62,13 @@ export function setUpLiveViewer(app: Application, overlay: RewindOverlay, banner
       target === 'tab' ? 'start the demo with ?live=tab in another tab' : 'start the demo with ?live=' + target);
     els.empty.append(msg);
     // Before the overlay's update (priority -24): the playhead is on the newest frame when it draws.
+    let refreshed = -Infinity;
     app.ticker.add(() => {
       l.tick();
+      // The controls' text, four times a second (the playhead itself is drawn every tick).
+      const now = performance.now();
+      if (now - refreshed < 250) return;
+      refreshed = now;
       panel.refresh();
       if (l.shown) {
         els.empty.style.display = 'none';

@@ -1,8 +1,9 @@
 import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_MASK, HEADER_WORDS,
-  H_BONE_WORDS, H_CAM_X, H_CAM_ZOOM, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET,
+  H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_ZOOM, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET,
   H_PRIM_COUNT, H_PRIM_WORDS, H_TIME, H_TOTAL_WORDS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
 } from '../core/format/layout';
+import { firstNonFiniteF32, isPositiveF32, quatWordIsValid } from '../core/validate/rules';
 import { corrupt, tooLarge } from './schema';
 
 /**
@@ -13,15 +14,17 @@ import { corrupt, tooLarge } from './schema';
 
 /** What frames are checked against; built from the (already validated) file header. */
 export interface FrameCheckContext {
-  /** One past the largest handle in the entity table. */
-  handleCount: number;
-  /** 1 for handles the entity table describes. */
-  used: Uint8Array;
-  /** Spawn and last frame of each handle. */
+  /** The entity table's handles, strictly increasing; row i describes `handles[i]`. */
+  handles: Int32Array;
+  /** Row of each handle (-1: none) while handles are dense, else null (binary search of `handles`). */
+  rowOfHandle: Int32Array | null;
+  /** Spawn and last frame of each row. */
   spawn: Int32Array;
   last: Int32Array;
-  /** Scratch, one per handle, initialised to -1 (detects a handle twice in one frame). */
+  /** Scratch, one per row, initialised to -1 (detects a handle twice in one frame). */
   stamp: Int32Array;
+  /** Time of the previous frame checked (times never go back). */
+  previousTime: number;
   channelCount: number;
   eventKindCount: number;
   maxEntitiesPerFrame: number;
@@ -41,12 +44,25 @@ const PRIM_TEXT_ = PRIM_TEXT;
 const PRIM_TYPE_COUNT_ = PRIM_TYPE_COUNT;
 const PRIM_WORDS_ = Int32Array.from(PRIM_WORDS);
 
-/** Whether every float of `f[start, end)` is finite. Returns the first bad index, or -1. */
-function firstNonFinite(f: Float32Array, start: number, end: number): number {
-  for (let i = start; i < end; i++) {
-    const v = f[i];
-    if (v - v !== 0) return i;
+const firstNonFinite = firstNonFiniteF32;
+
+/** Index of `h` in the strictly increasing `handles`, or -1. */
+export function rowOfSorted(handles: Int32Array, h: number): number {
+  let lo = 0;
+  let hi = handles.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = handles[mid];
+    if (v === h) return mid;
+    if (v < h) lo = mid + 1;
+    else hi = mid - 1;
   }
+  return -1;
+}
+
+/** Index of the first word of `u[start, end)` that is not a valid rotation, or -1. */
+function firstBadRotation(u: Uint32Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) if (!quatWordIsValid(u[i])) return i;
   return -1;
 }
 
@@ -66,13 +82,17 @@ export function checkFrame(
   if ((flags & ~KNOWN_FLAGS) !== 0) corrupt(`${path}.flags`, `unknown flag bits 0x${(flags >>> 0).toString(16)}`);
   const time = f64[(at + H_TIME) >>> 1];
   if (time - time !== 0) corrupt(`${path}.time`, 'not a finite number');
+  if (time < ctx.previousTime) corrupt(`${path}.time`, `${time} is before the previous frame's ${ctx.previousTime}`);
+  ctx.previousTime = time;
   const dt = f[at + H_DT];
   if (dt - dt !== 0) corrupt(`${path}.dt`, 'not a finite number');
   const channelMask = ctx.channelCount >= 32 ? 0xffffffff : (1 << ctx.channelCount) - 1;
   if ((u[at + H_OVER_BUDGET] & ~channelMask) !== 0) corrupt(`${path}.overBudget`, 'names a channel that does not exist');
-  if (firstNonFinite(f, at + H_CAM_X, at + H_CAM_ZOOM + 1) >= 0 || !(f[at + H_CAM_ZOOM] > 0)) {
+  // Position and zoom are floats; the rotation word between them is not (its bits may read as NaN).
+  if (firstNonFinite(f, at + H_CAM_X, at + H_CAM_ROT) >= 0 || !isPositiveF32(f[at + H_CAM_ZOOM])) {
     corrupt(`${path}.camera`, 'position is not finite or zoom is not positive');
   }
+  if (!quatWordIsValid(u[at + H_CAM_ROT])) corrupt(`${path}.camera`, 'the rotation word is not a unit quaternion');
 
   const n = u[at + H_ENTITY_COUNT];
   const boneWords = u[at + H_BONE_WORDS];
@@ -91,19 +111,22 @@ export function checkFrame(
 
   // Entities: known handles, alive at this frame, each once.
   const hBase = at + HEADER_WORDS_;
-  const { used, spawn, last, stamp, handleCount } = ctx;
+  const { spawn, last, stamp, rowOfHandle, handles } = ctx;
   for (let i = 0; i < n; i++) {
     const h = u[hBase + i] & HANDLE_MASK_;
-    if (h >= handleCount || used[h] === 0) corrupt(`${path}.entities[${i}]`, `handle ${h} is not in the entity table`);
-    if (frame < spawn[h] || frame > last[h]) {
-      corrupt(`${path}.entities[${i}]`, `handle ${h} lives in frames ${spawn[h]}..${last[h]}, not ${frame}`);
+    const r = rowOfHandle === null ? rowOfSorted(handles, h) : h < rowOfHandle.length ? rowOfHandle[h] : -1;
+    if (r < 0) corrupt(`${path}.entities[${i}]`, `handle ${h} is not in the entity table`);
+    if (frame < spawn[r] || frame > last[r]) {
+      corrupt(`${path}.entities[${i}]`, `handle ${h} lives in frames ${spawn[r]}..${last[r]}, not ${frame}`);
     }
-    if (stamp[h] === frame) corrupt(`${path}.entities[${i}]`, `handle ${h} appears twice`);
-    stamp[h] = frame;
+    if (stamp[r] === frame) corrupt(`${path}.entities[${i}]`, `handle ${h} appears twice`);
+    stamp[r] = frame;
   }
   const pBase = hBase + n;
   const badPos = firstNonFinite(f, pBase, pBase + n * 3);
   if (badPos >= 0) corrupt(`${path}.positions[${Math.floor((badPos - pBase) / 3)}]`, 'not finite');
+  const badRot = firstBadRotation(u, pBase + n * 3, pBase + n * 4);
+  if (badRot >= 0) corrupt(`${path}.rotations[${badRot - pBase - n * 3}]`, 'not a unit quaternion (a code of 1023, or components whose squares sum above 1)');
 
   // Bones: records of (index | count << 20), count rotations, 3·count offsets, exactly filling the section.
   const bBase = pBase + n * 4;
@@ -117,6 +140,7 @@ export function checkFrame(
     if (idx >= n) corrupt(`${path}.bones[${b}]`, `entity index ${idx} is not below the entity count ${n}`);
     const next = w + 1 + c * 4;
     if (next > bEnd) corrupt(`${path}.bones[${b}]`, `${c} bones overrun the bone section`);
+    if (firstBadRotation(u, w + 1, w + 1 + c) >= 0) corrupt(`${path}.bones[${b}]`, 'a bone rotation is not a unit quaternion');
     if (firstNonFinite(f, w + 1 + c, next) >= 0) corrupt(`${path}.bones[${b}]`, 'a bone offset is not finite');
     w = next;
   }

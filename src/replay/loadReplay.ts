@@ -1,12 +1,12 @@
-import { Unpackr } from 'msgpackr';
-import { HEADER_WORDS, MAX_BONES } from '../core/format/layout';
+import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES } from '../core/format/layout';
+import { channelBudgetProblem, colorProblem, skeletonProblem } from '../core/validate/rules';
 import { FrameReader } from '../core/read/FrameReader';
 import { ChannelRegistry, MAX_CHANNELS } from '../core/store/ChannelRegistry';
 import { EntityTable } from '../core/store/EntityTable';
 import { FrameRing } from '../core/store/FrameRing';
 import { StaticLayers } from '../core/store/StaticLayers';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
-import { checkFrame, checkPrimitives } from './checkFrames';
+import { checkFrame, checkPrimitives, rowOfSorted } from './checkFrames';
 import type { FrameCheckContext } from './checkFrames';
 import { ReplayError } from './ReplayError';
 import type { ReplayWarning } from './ReplayError';
@@ -17,6 +17,7 @@ import {
 import type { ReplayCompression, ReplayLimits } from './replayFormat';
 import type { ReplayBookmark, ReplayInfo } from './saveReplay';
 import { MapReader } from './MapReader';
+import { MsgDecoder } from './MsgDecoder';
 import { asArray, asBin, asBool, asInt, asString, corrupt, tooLarge, typeName } from './schema';
 import { WarningList } from './WarningList';
 import { xorDeltaDecode, xorDeltaHeader } from './xorDelta';
@@ -74,11 +75,15 @@ export interface LoadedReplay {
   readonly warnings: ReplayWarning[];
 }
 
-// Maps decode as Map (no key ever lands on an object), no msgpackr records or structured clones.
-const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: false, structuredClone: false, copyBuffers: false });
 const MAX_WARNINGS = 64;
-const MAX_INT32 = 0x7fffffff;
 const MAX_U32 = 0xffffffff;
+/**
+ * The loaded entity table keeps the file's handles while it is at most this dense (slots ≤ 2 ×
+ * rows + 1,024); a sparser file has its handles renumbered to rows, so that memory follows the
+ * rows the file holds, not the largest handle it names.
+ */
+const DENSE_FACTOR = 2;
+const DENSE_SLACK = 1024;
 
 interface ParsedChannel {
   name: string;
@@ -104,16 +109,21 @@ interface ParsedFrames {
   checksum: number | null;
 }
 
-/** Reads the version after the magic: a MessagePack non-negative integer (fixint, uint8/16/32). */
+/**
+ * Reads the version after the magic: a MessagePack non-negative integer of any width (fixint,
+ * uint8..uint64, or int8..int64 holding a value ≥ 0). A version too large for a double is still
+ * larger than any this reader knows.
+ */
 function readVersion(bytes: Uint8Array, at: number): { version: number; next: number } {
   if (at >= bytes.length) throw new ReplayError('TRUNCATED', 'the file ends before the format version', 'version');
   const t = bytes[at];
-  const need = t <= 0x7f ? 0 : t === 0xcc ? 1 : t === 0xcd ? 2 : t === 0xce ? 4 : -1;
-  if (need < 0) corrupt('version', `expected a non-negative integer (MessagePack type byte 0x${t.toString(16)})`);
-  if (at + 1 + need > bytes.length) throw new ReplayError('TRUNCATED', 'the file ends inside the format version', 'version');
-  let version = need === 0 ? t : 0;
-  for (let i = 0; i < need; i++) version = version * 256 + bytes[at + 1 + i];
-  return { version, next: at + 1 + need };
+  const width = t <= 0x7f ? 0 : t >= 0xcc && t <= 0xcf ? 1 << (t - 0xcc) : t >= 0xd0 && t <= 0xd3 ? 1 << (t - 0xd0) : -1;
+  if (width < 0) corrupt('version', `expected a non-negative integer (MessagePack type byte 0x${t.toString(16)})`);
+  if (at + 1 + width > bytes.length) throw new ReplayError('TRUNCATED', 'the file ends inside the format version', 'version');
+  if (t >= 0xd0 && bytes[at + 1] >= 0x80) corrupt('version', 'the format version is negative');
+  let version = width === 0 ? t : 0;
+  for (let i = 0; i < width; i++) version = version * 256 + bytes[at + 1 + i];
+  return { version, next: at + 1 + width };
 }
 
 function parseString(v: unknown, path: string, limits: ReplayLimits): string {
@@ -152,10 +162,12 @@ function parseChannels(v: unknown, limits: ReplayLimits, warnings: WarningList):
     }
     if (names.has(name)) corrupt(`${path}.name`, `channel ${JSON.stringify(name.slice(0, 64))} is listed twice`);
     names.add(name);
-    const color = asInt(m.req('color'), `${path}.color`, 0, 0xffffff);
-    const budget = asInt(m.req('budget'), `${path}.budget`, 0, MAX_INT32);
+    const color = m.req('color');
+    const budget = m.req('budget');
+    const problem = colorProblem(color) ?? channelBudgetProblem(budget);
+    if (problem !== null) corrupt(`${path}.${colorProblem(color) !== null ? 'color' : 'budget'}`, problem);
     m.done();
-    return { name, color, budget };
+    return { name, color: color as number, budget: budget as number };
   });
 }
 
@@ -172,28 +184,17 @@ function parseNames(v: unknown, path: string, limits: ReplayLimits, unique: bool
   });
 }
 
-/** Parent arrays: each parent in [-1, length), and no cycles (a viewer walking to the root must end). */
+/** Parent arrays, by the recorder's rule (`skeletonProblem`): a viewer walking to the root must end. */
 function parseSkeletons(v: unknown, kindCount: number): Array<Int16Array | undefined> {
   if (v === undefined) return [];
   const arr = asArray(v, 'header.skeletons', kindCount);
   return arr.map((s, k) => {
     if (s === null) return undefined;
     const path = `header.skeletons[${k}]`;
-    const parents = asArray(s, path, MAX_BONES);
-    const n = parents.length;
-    const out = new Int16Array(n);
-    for (let i = 0; i < n; i++) out[i] = asInt(parents[i], `${path}[${i}]`, -1, n - 1);
-    const state = new Uint8Array(n); // 0 new, 1 on the current walk, 2 known to reach a root
-    for (let i = 0; i < n; i++) {
-      let j = i;
-      while (j >= 0 && state[j] === 0) {
-        state[j] = 1;
-        j = out[j];
-      }
-      if (j >= 0 && state[j] === 1) corrupt(path, `bone ${i}'s parent chain is a cycle`);
-      for (j = i; j >= 0 && state[j] === 1; j = out[j]) state[j] = 2;
-    }
-    return out;
+    if (!Array.isArray(s)) corrupt(path, `expected an array or nil, found ${typeName(s)}`);
+    const problem = skeletonProblem(s);
+    if (problem !== null) corrupt(path, `the skeleton ${problem}`);
+    return Int16Array.from(s as number[]);
   });
 }
 
@@ -212,7 +213,7 @@ function parseEntities(v: unknown, kindCount: number, limits: ReplayLimits, warn
   const n = handles.length;
   const handle = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const h = asInt(handles[i], `header.entities.handle[${i}]`, 0, limits.maxHandles - 1, true);
+    const h = asInt(handles[i], `header.entities.handle[${i}]`, 0, MAX_HANDLES - 1);
     if (i > 0 && h <= handle[i - 1]) corrupt(`header.entities.handle[${i}]`, 'handles must be strictly increasing');
     handle[i] = h;
   }
@@ -287,6 +288,19 @@ function parseFramesSummary(v: unknown, limits: ReplayLimits, warnings: WarningL
   return { first, count, words, codec, checksum };
 }
 
+/** Rewrites every entity word's handle (sorted column `handles`) as its row, in `count` frames from `first`. */
+function renumberHandles(ring: FrameRing, first: number, count: number, handles: Int32Array): void {
+  const u = ring.u32;
+  for (let i = 0; i < count; i++) {
+    const at = ring.offsetOf(first + i);
+    const n = u[at + H_ENTITY_COUNT];
+    for (let k = at + HEADER_WORDS; k < at + HEADER_WORDS + n; k++) {
+      const w = u[k];
+      u[k] = (w & ~HANDLE_MASK) | rowOfSorted(handles, w & HANDLE_MASK);
+    }
+  }
+}
+
 /**
  * Loads a `.rwd` file into fresh core objects (ring, entity table, channels, event kinds, static
  * layers) and a `FrameReader` over them, after validating the magic, the version and every size,
@@ -342,24 +356,15 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
 
   // The header map and the frames array.
   if (next >= bytes.length) throw new ReplayError('TRUNCATED', 'the file ends after the format version', 'header');
-  const values: unknown[] = [];
-  let end = next;
-  try {
-    unpackr.unpackMultiple(bytes.subarray(next), (value: unknown, _start?: number, stop?: number) => {
-      values.push(value);
-      end = next + (stop ?? 0);
-      return values.length < 2;
-    });
-  } catch (e) {
-    const incomplete = typeof e === 'object' && e !== null && (e as { incomplete?: unknown }).incomplete === true;
-    const message = e instanceof Error ? e.message : String(e);
-    throw new ReplayError(incomplete ? 'TRUNCATED' : 'CORRUPT', `MessagePack: ${message.slice(0, 200)}`, values.length === 0 ? 'header' : 'frames');
-  }
-  if (values.length < 2) throw new ReplayError('TRUNCATED', 'the file ends after the header', 'frames');
+  const decoder = new MsgDecoder(bytes);
+  const headerValue = decoder.decode(next, 'header');
+  if (decoder.position >= bytes.length) throw new ReplayError('TRUNCATED', 'the file ends after the header', 'frames');
+  const framesValue = decoder.decode(decoder.position, 'frames');
+  const end = decoder.position;
   if (end !== bytes.length) corrupt('file', `${bytes.length - end} unexpected bytes after the frames`);
 
   const warnings = new WarningList(MAX_WARNINGS, o.onWarning);
-  const h = MapReader.of(values[0], 'header', warnings);
+  const h = MapReader.of(headerValue, 'header', warnings);
   const buildId = parseString(h.req('buildId'), 'header.buildId', limits);
   const savedAtRaw = h.opt('savedAt');
   const savedAt = savedAtRaw === undefined ? '' : parseString(savedAtRaw, 'header.savedAt', limits);
@@ -375,7 +380,7 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   h.done();
 
   // Frame payloads: sizes against the real bytes, before allocating the arena.
-  const list = asArray(values[1], 'frames', limits.maxFrames);
+  const list = asArray(framesValue, 'frames', limits.maxFrames);
   const count = summary.count;
   if (list.length !== count) corrupt('frames', `${list.length} frames present, the header says ${count}`);
   const maxWords = Math.floor(limits.maxFrameBytes / 4);
@@ -408,26 +413,29 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   }
   if (total !== summary.words) corrupt('header.frames.words', `says ${summary.words} words, the frames hold ${total}`);
 
-  // What frames are checked against.
-  const handleCount = ents.handle.length > 0 ? ents.handle[ents.handle.length - 1] + 1 : 0;
+  // What frames are checked against. Every structure is sized by the rows the file holds: a
+  // handle table only while handles are dense, else lookups by binary search and renumbering.
+  const rows = ents.handle.length;
+  const largest = rows > 0 ? ents.handle[rows - 1] + 1 : 0;
+  const dense = largest <= DENSE_FACTOR * rows + DENSE_SLACK;
+  let rowOfHandle: Int32Array | null = null;
+  if (dense) {
+    rowOfHandle = new Int32Array(largest).fill(-1);
+    for (let i = 0; i < rows; i++) rowOfHandle[ents.handle[i]] = i;
+  }
   const ctx: FrameCheckContext = {
-    handleCount,
-    used: new Uint8Array(handleCount),
-    spawn: new Int32Array(handleCount),
-    last: new Int32Array(handleCount),
-    stamp: new Int32Array(handleCount).fill(-1),
+    handles: ents.handle,
+    rowOfHandle,
+    spawn: ents.spawn,
+    last: ents.last,
+    stamp: new Int32Array(rows).fill(-1),
     channelCount: channelList.length,
     eventKindCount: eventKinds.length,
     maxEntitiesPerFrame: limits.maxEntitiesPerFrame,
+    previousTime: Number.NEGATIVE_INFINITY,
     work,
   };
-  for (let i = 0; i < ents.handle.length; i++) {
-    const hd = ents.handle[i];
-    ctx.used[hd] = 1;
-    ctx.spawn[hd] = ents.spawn[i];
-    ctx.last[hd] = ents.last[i];
-  }
-  if (work !== null) work.units += handleCount + ents.handle.length;
+  if (work !== null) work.units += (dense ? largest : 0) + rows;
 
   // The ring: sized exactly, so frames go in one after another and nothing is evicted.
   const ring = new FrameRing(Math.max(1024, arenaWords * 4), Math.max(1, count));
@@ -445,8 +453,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
       corrupt(`frames[${i}]`, 'compressed data does not decode to the words it claims');
     }
     const frame = summary.first + i;
-    checkFrame(u32, ring.f32, ring.f64, at, words, frame, i, ctx);
     if (o.verifyChecksum) checksum = checksumWords(u32, at, words, checksum);
+    checkFrame(u32, ring.f32, ring.f64, at, words, frame, i, ctx);
     ring.commit(frame);
     prevAt = at;
     prevWords = words;
@@ -454,19 +462,25 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   if (o.verifyChecksum && summary.checksum !== null && checksum !== summary.checksum) {
     throw new ReplayError('CHECKSUM', `frame data checksum is 0x${checksum.toString(16)}, the header says 0x${summary.checksum.toString(16)}`, 'frames');
   }
+  // Sparse handles become rows (only now: xor-delta decodes each frame against the previous one's
+  // words as stored).
+  if (!dense) renumberHandles(ring, summary.first, count, ents.handle);
 
-  // Entity table: the same handles as in the file, so frame words decode unchanged.
-  const entities = new EntityTable(handleCount, limits.maxEntityId);
+  // Entity table: the file's handles (or rows, when renumbered), so frame words decode unchanged.
+  // Ids map through a sparse map: its memory follows the rows, not the largest id.
+  const slots = dense ? largest : rows;
+  const slotOf = (i: number): number => (dense ? ents.handle[i] : i);
+  const entities = new EntityTable(slots, limits.maxEntityId, undefined, true);
   for (const k of kinds) entities.internKind(k);
   for (let k = 0; k < skeletons.length; k++) {
     const s = skeletons[k];
     if (s !== undefined) entities.skeletons[k] = s;
   }
-  for (let hd = 0; hd < handleCount; hd++) entities.allocate(0, 0);
-  for (let hd = 0; hd < handleCount; hd++) if (ctx.used[hd] === 0) entities.release(hd);
+  for (let hd = 0; hd < slots; hd++) entities.allocate(0, 0);
+  if (rowOfHandle !== null) for (let hd = 0; hd < slots; hd++) if (rowOfHandle[hd] < 0) entities.release(hd);
   entities.map(0, -1);
-  for (let i = 0; i < ents.handle.length; i++) {
-    const hd = ents.handle[i];
+  for (let i = 0; i < rows; i++) {
+    const hd = slotOf(i);
     entities.ids[hd] = ents.id[i];
     entities.spawnFrames[hd] = ents.spawn[i];
     entities.setLastFrame(hd, ents.last[i], ents.ended[i] === 1);
@@ -474,8 +488,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     entities.labels[hd] = ents.label[i];
   }
   // An id maps to its newest life.
-  for (let i = 0; i < ents.handle.length; i++) {
-    const hd = ents.handle[i];
+  for (let i = 0; i < rows; i++) {
+    const hd = slotOf(i);
     const cur = entities.lookup(ents.id[i]);
     if (cur < 0 || entities.spawnFrames[cur] <= ents.spawn[i]) entities.map(ents.id[i], hd);
   }

@@ -5,6 +5,12 @@
  * (a positive integer), the header map, and the array of frames (one `bin` per frame).
  */
 
+import { MAX_HANDLES } from '../core/format/layout';
+import {
+  MAX_ARENA_BYTES, MAX_ENTITIES_PER_FRAME, MAX_ENTITY_ID, MAX_FRAMES, MAX_KINDS, MAX_STATIC_BYTES, MAX_STATIC_LAYERS,
+  MAX_STRING_LENGTH,
+} from '../core/validate/rules';
+
 /** The first value of every replay file. */
 export const REPLAY_MAGIC = 'RWND';
 /** The magic as it is encoded: MessagePack fixstr of length 4, then `R W N D`. */
@@ -42,12 +48,12 @@ export interface ReplayLimits {
   maxFrames: number;
   /** Entities in one frame (the layout allows at most 2^20). */
   maxEntitiesPerFrame: number;
-  /** Entity handles (the loaded entity table has one slot per handle up to the largest). */
-  maxHandles: number;
   /**
-   * Entity ids must be below this (the recorder's `maxEntityId`, at most 2^30). The loaded entity
-   * table maps ids in pages of 4,096, so this also bounds that map's memory (64 MiB at 2^24).
+   * Rows of the entity table (lives). Memory follows the rows: handles (below 2^24) are kept when
+   * they are dense and renumbered when they are not, and ids map through a hash map.
    */
+  maxHandles: number;
+  /** Entity ids must be below this (the recorder's `maxEntityId` allows at most 2^30). */
   maxEntityId: number;
   /** Kinds and event kinds, each. */
   maxKinds: number;
@@ -63,19 +69,22 @@ export interface ReplayLimits {
   maxInfoFields: number;
 }
 
-/** The limits used when none are given: generous for real recordings, bounded for hostile ones. */
+/**
+ * The limits used when none are given: every file a recorder can write loads under them (they are
+ * the recorder's own bounds, src/core/validate/rules.ts), and allocation stays bounded by the file.
+ */
 export const DEFAULT_REPLAY_LIMITS: Readonly<ReplayLimits> = {
   maxFileBytes: 1024 * 1024 * 1024,
-  maxFrameBytes: 1024 * 1024 * 1024,
-  maxFrames: 1 << 20,
-  maxEntitiesPerFrame: 1 << 20,
-  maxHandles: 1 << 20,
-  maxEntityId: 1 << 24,
-  maxKinds: 1 << 16,
+  maxFrameBytes: MAX_ARENA_BYTES,
+  maxFrames: MAX_FRAMES,
+  maxEntitiesPerFrame: MAX_ENTITIES_PER_FRAME,
+  maxHandles: MAX_HANDLES,
+  maxEntityId: MAX_ENTITY_ID,
+  maxKinds: MAX_KINDS,
   maxBookmarks: 1 << 16,
-  maxStaticLayers: 4096,
-  maxStaticBytes: 256 * 1024 * 1024,
-  maxStringLength: 1 << 16,
+  maxStaticLayers: MAX_STATIC_LAYERS,
+  maxStaticBytes: MAX_STATIC_BYTES,
+  maxStringLength: MAX_STRING_LENGTH,
   maxInfoFields: 1024,
 };
 

@@ -2,6 +2,7 @@ import { Packr } from 'msgpackr';
 import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, H_TOTAL_WORDS } from '../core/format/layout';
 import type { FrameReader } from '../core/read/FrameReader';
 import type { StaticLayers } from '../core/store/StaticLayers';
+import { stringProblem } from '../core/validate/rules';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
 import { ReplayError } from './ReplayError';
 import {
@@ -73,12 +74,11 @@ function badInput(path: string, detail: string): never {
   throw new ReplayError('BAD_INPUT', detail, path);
 }
 
+/** A string the file can hold (the rule `stringProblem`: at most 65,536 units, no lone surrogate). */
 function checkString(v: unknown, path: string): string {
-  if (typeof v !== 'string') badInput(path, `expected a string, found ${typeof v}`);
-  if (v.length > DEFAULT_REPLAY_LIMITS.maxStringLength) {
-    badInput(path, `string of ${v.length} characters exceeds the limit of ${DEFAULT_REPLAY_LIMITS.maxStringLength}`);
-  }
-  return v;
+  const problem = stringProblem(v);
+  if (problem !== null) badInput(path, `the string ${problem}`);
+  return v as string;
 }
 
 /** Game-provided names and labels: coerced to strings (JS callers may pass numbers), then length-checked. */
@@ -133,7 +133,8 @@ function binHeaderSize(n: number): number {
  *
  * Reads the source only; a frame still open (between `beginFrame` and `endFrame`) is not saved.
  *
- * @throws ReplayError `BAD_INPUT` for invalid options (e.g. a bookmark frame that is not an
+ * @throws ReplayError `BAD_INPUT` for invalid options (e.g. a string with a lone surrogate or longer
+ *   than 65,536 units, a bookmark frame that is not an
  *   integer), `UNSUPPORTED_PLATFORM` on a big-endian host.
  * @example
  * const bytes = saveReplay(recorder, { buildId: GAME_BUILD, note: 'stuck in wall', bookmarks: playback.bookmarks.list() });

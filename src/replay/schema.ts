@@ -1,3 +1,4 @@
+import { MsgFloat } from './MsgDecoder';
 import { ReplayError } from './ReplayError';
 
 /**
@@ -21,6 +22,7 @@ export function typeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (v instanceof Uint8Array) return 'bin';
   if (v instanceof Map) return 'map';
+  if (v instanceof MsgFloat) return `float ${v.value}`;
   if (typeof v === 'object') {
     const c = (v as { constructor?: { name?: unknown } }).constructor;
     return typeof c === 'function' && typeof c.name === 'string' ? c.name : 'object';
@@ -35,7 +37,10 @@ export function asString(v: unknown, path: string, maxLength: number): string {
   return v;
 }
 
-/** An integer in `[min, max]`; above `max` is `TOO_LARGE` when `large` is set, else `CORRUPT`. */
+/**
+ * An integer in `[min, max]` (a MessagePack integer: floats decode as `MsgFloat` and are refused);
+ * above `max` is `TOO_LARGE` when `large` is set, else `CORRUPT`.
+ */
 export function asInt(v: unknown, path: string, min: number, max: number, large = false): number {
   if (typeof v !== 'number' || !Number.isInteger(v)) corrupt(path, `expected an integer, found ${typeName(v)}`);
   if (v < min) corrupt(path, `${v} is below ${min}`);

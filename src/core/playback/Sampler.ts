@@ -58,8 +58,7 @@ class FrameSlot {
 export class Sampler {
   /** Skip blending: sample the nearest recorded frame. */
   public concrete: boolean;
-  /** Distance beyond which an entity is not blended (see `SamplerOptions.teleportThreshold`). */
-  public teleportThreshold: number;
+  private threshold: number;
 
   private readonly slot0 = new FrameSlot();
   private readonly slot1 = new FrameSlot();
@@ -84,11 +83,28 @@ export class Sampler {
 
   public constructor(public readonly reader: FrameReader, options: Partial<SamplerOptions> = {}) {
     const o: SamplerOptions = { ...DEFAULT_SAMPLER_OPTIONS, ...options };
-    if (Number.isNaN(o.teleportThreshold) || o.teleportThreshold < 0) {
-      throw new RangeError(`rewindable: teleportThreshold must be >= 0 or Infinity (got ${o.teleportThreshold})`);
-    }
     this.concrete = o.concrete;
-    this.teleportThreshold = o.teleportThreshold;
+    this.threshold = Sampler.checkThreshold(o.teleportThreshold);
+  }
+
+  /**
+   * Distance beyond which an entity is not blended (see `SamplerOptions.teleportThreshold`): a
+   * number ≥ 0, or Infinity.
+   * @throws RangeError when set to anything else (the threshold is then unchanged).
+   */
+  public get teleportThreshold(): number {
+    return this.threshold;
+  }
+
+  public set teleportThreshold(value: number) {
+    this.threshold = Sampler.checkThreshold(value);
+  }
+
+  private static checkThreshold(value: unknown): number {
+    if (typeof value !== 'number' || !(value >= 0)) {
+      throw new RangeError(`rewindable: teleportThreshold must be >= 0 or Infinity (got ${String(value)})`);
+    }
+    return value;
   }
 
   /**
@@ -373,7 +389,7 @@ export class Sampler {
     const or = out.rotations;
     const of = out.flags;
     const obs = out.boneStart;
-    const thr = this.teleportThreshold;
+    const thr = this.threshold;
     const thr2 = thr * thr;
     const nearB = t >= 0.5;
     const u = 1 - t;
@@ -455,7 +471,7 @@ export class Sampler {
     const ca = ha.camera;
     const cb = hb.camera;
     const dx = cb[0] - ca[0], dy = cb[1] - ca[1], dz = cb[2] - ca[2];
-    const thr = this.teleportThreshold;
+    const thr = this.threshold;
     if (dx * dx + dy * dy + dz * dz > thr * thr) {
       c.set(t >= 0.5 ? cb : ca);
       return;

@@ -4,6 +4,7 @@ import {
 } from '../format/layout';
 import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { RecorderStats } from './RecorderStats';
+import type { WarnOnce } from '../validate/WarnOnce';
 
 /** Options of the debug-draw half of the recorder. */
 export interface DrawRecorderOptions {
@@ -16,6 +17,12 @@ export interface DrawRecorderOptions {
   /** When false, no budget applies (used for static layers, which are recorded once). */
   budgeted: boolean;
 }
+
+/**
+ * Float32 rounding: a coordinate is valid when its float32 is finite (the rule `isFiniteF32` of
+ * src/core/validate/rules.ts, written inline: no double is passed to a call).
+ */
+const fr = Math.fround;
 
 /** Encodes one character as Latin-1, or '?' (63) when it has no Latin-1 form. */
 function latin1(code: number): number {
@@ -70,7 +77,7 @@ export class DrawRecorder implements DebugDraw {
     private readonly channels: ChannelRegistry,
     private readonly stats: RecorderStats,
     private readonly options: DrawRecorderOptions,
-    private readonly warn: (key: string, message: string) => void,
+    private readonly warnings: WarnOnce,
   ) {
     this.words = new Uint32Array(0);
     this.floats = new Float32Array(this.words.buffer);
@@ -134,13 +141,13 @@ export class DrawRecorder implements DebugDraw {
   private admit(channel: number, type: number, color: number, words: number): number {
     if (!this.open) {
       this.stats.callsOutsideFrame++;
-      this.warn('outside', 'rewindable: debug draw called outside beginFrame/endFrame; the call was ignored');
+      this.warnings.warn('outside', 'rewindable: debug draw called outside beginFrame/endFrame; the call was ignored');
       return -1;
     }
     if (!(channel >= 0 && channel < this.channels.count && (channel | 0) === channel)) {
       this.stats.unknownChannels++;
       this.invalidPrims++;
-      this.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the primitive was dropped`);
+      if (!this.warnings.has('channel')) this.warnings.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the primitive was dropped`);
       return -1;
     }
     if (this.options.budgeted && this.channelCounts[channel] >= this.channels.budgets[channel]) {
@@ -180,7 +187,7 @@ export class DrawRecorder implements DebugDraw {
   }
 
   public point(channel: number, x: number, y: number, z: number, size: number, color: number): void {
-    if (x - x + y - y + z - z + size - size !== 0) return this.invalid();
+    if (fr(x) - fr(x) + fr(y) - fr(y) + fr(z) - fr(z) + fr(size) - fr(size) !== 0) return this.invalid();
     const at = this.admit(channel, PRIM_POINT, color, 5);
     if (at < 0) return;
     const f = this.floats;
@@ -188,7 +195,7 @@ export class DrawRecorder implements DebugDraw {
   }
 
   public line(channel: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, color: number): void {
-    if (x1 - x1 + y1 - y1 + z1 - z1 + x2 - x2 + y2 - y2 + z2 - z2 !== 0) return this.invalid();
+    if (fr(x1) - fr(x1) + fr(y1) - fr(y1) + fr(z1) - fr(z1) + fr(x2) - fr(x2) + fr(y2) - fr(y2) + fr(z2) - fr(z2) !== 0) return this.invalid();
     const at = this.admit(channel, PRIM_LINE, color, 7);
     if (at < 0) return;
     const f = this.floats;
@@ -198,7 +205,7 @@ export class DrawRecorder implements DebugDraw {
   public arrow(
     channel: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, headSize: number, color: number,
   ): void {
-    if (x1 - x1 + y1 - y1 + z1 - z1 + x2 - x2 + y2 - y2 + z2 - z2 + headSize - headSize !== 0) return this.invalid();
+    if (fr(x1) - fr(x1) + fr(y1) - fr(y1) + fr(z1) - fr(z1) + fr(x2) - fr(x2) + fr(y2) - fr(y2) + fr(z2) - fr(z2) + fr(headSize) - fr(headSize) !== 0) return this.invalid();
     const at = this.admit(channel, PRIM_ARROW, color, 8);
     if (at < 0) return;
     const f = this.floats;
@@ -206,7 +213,7 @@ export class DrawRecorder implements DebugDraw {
   }
 
   public sphere(channel: number, x: number, y: number, z: number, radius: number, color: number): void {
-    if (x - x + y - y + z - z + radius - radius !== 0) return this.invalid();
+    if (fr(x) - fr(x) + fr(y) - fr(y) + fr(z) - fr(z) + fr(radius) - fr(radius) !== 0) return this.invalid();
     const at = this.admit(channel, PRIM_SPHERE, color, 5);
     if (at < 0) return;
     const f = this.floats;
@@ -216,7 +223,7 @@ export class DrawRecorder implements DebugDraw {
   public aabb(
     channel: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, color: number,
   ): void {
-    if (minX - minX + minY - minY + minZ - minZ + maxX - maxX + maxY - maxY + maxZ - maxZ !== 0) return this.invalid();
+    if (fr(minX) - fr(minX) + fr(minY) - fr(minY) + fr(minZ) - fr(minZ) + fr(maxX) - fr(maxX) + fr(maxY) - fr(maxY) + fr(maxZ) - fr(maxZ) !== 0) return this.invalid();
     const at = this.admit(channel, PRIM_AABB, color, 7);
     if (at < 0) return;
     const f = this.floats;
@@ -226,16 +233,16 @@ export class DrawRecorder implements DebugDraw {
   public text(channel: number, x: number, y: number, z: number, text: string, color: number): void {
     if (!this.open) {
       this.stats.callsOutsideFrame++;
-      this.warn('outside', 'rewindable: debug draw called outside beginFrame/endFrame; the call was ignored');
+      this.warnings.warn('outside', 'rewindable: debug draw called outside beginFrame/endFrame; the call was ignored');
       return;
     }
     if (!(channel >= 0 && channel < this.channels.count && (channel | 0) === channel)) {
       this.stats.unknownChannels++;
       this.invalidPrims++;
-      this.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the text was dropped`);
+      if (!this.warnings.has('channel')) this.warnings.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the text was dropped`);
       return;
     }
-    if (x - x + y - y + z - z !== 0) return this.invalid();
+    if (fr(x) - fr(x) + fr(y) - fr(y) + fr(z) - fr(z) !== 0 || typeof text !== 'string') return this.invalid();
     const len = text.length;
     if (len === 0) return;
     // Find a paragraph of this channel within the merge radius.
@@ -298,7 +305,7 @@ export class DrawRecorder implements DebugDraw {
 
   private warnTextCapacity(len: number): void {
     this.stats.textBytesOverBudget += len;
-    this.warn('textcap', 'rewindable: text capacity reached; text dropped');
+    this.warnings.warn('textcap', 'rewindable: text capacity reached; text dropped');
   }
 
   /** Writes the staged paragraphs as text records after the other primitives. */

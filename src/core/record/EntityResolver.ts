@@ -1,5 +1,6 @@
 import { quatIsEncodableAt } from '../math/quat';
-import { EntityFlags, HANDLE_BITS, MAX_HANDLES } from '../format/layout';
+import { EntityFlags, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES } from '../format/layout';
+import type { WarnOnce } from '../validate/WarnOnce';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
 import { DeathQueue } from './DeathQueue';
@@ -11,9 +12,6 @@ const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;
 
 /** Runs of continued lives remembered per frame (games that keep their order have a handful). */
 const MAX_RUNS = 64;
-
-/** Reports a problem once per `key` (the recorder's warning channel). */
-export type WarnOnce = (key: string, message: string) => void;
 
 /** What an `EntityResolver` works with: the recorder's storage, kernel, reader and warning channel. */
 export interface EntityResolverContext {
@@ -29,9 +27,8 @@ export interface EntityResolverContext {
   /** Reads the previous frame's positions, to repair a non-finite one. */
   readonly reader: FrameReader;
   readonly stats: RecorderStats;
-  readonly warn: WarnOnce;
-  /** Keys already warned about: a message is built only when its key is not in here. */
-  readonly warned: ReadonlySet<string>;
+  /** Reports each kind of problem once. */
+  readonly warnings: WarnOnce;
   /** Called when an entry starts a new life (the recorder applies a pending `describe`). */
   readonly onNewLife: (id: number, handle: number) => void;
 }
@@ -68,7 +65,7 @@ function pad16(n: number): number {
  *
  * @example
  * const block = EntityResolver.layout(capacity, handles); // bytes to reserve in the kernel's buffer
- * const resolver = new EntityResolver({ capacity, kernel, blockByte, ring, table, reader, stats, warn, warned, onNewLife });
+ * const resolver = new EntityResolver({ capacity, kernel, blockByte, ring, table, reader, stats, warnings, onNewLife });
  * resolver.ids[0] = 7; // staged by Recorder.entity, with kernel.x[0] ... kernel.qw[0]
  * const kept = resolver.resolve(frame, 1, base, false);
  */
@@ -114,14 +111,21 @@ export class EntityResolver {
   /** This frame's `continueRun` runs as [start, end) pairs (entry indices), for `collectDeaths`. */
   private readonly runBounds = new Int32Array(2 * MAX_RUNS);
   private runCount = 0;
+  /**
+   * The previous frame's entity words and positions, copied when the open frame's reservation
+   * evicted it (a ring of one frame, or frames larger than half the arena): `repairPosition` still
+   * finds an entity's last position there. Allocated on first use.
+   */
+  private snapshot: Uint32Array | null = null;
+  private snapshotFrame = -1;
+  private snapshotCount = 0;
 
   private readonly kernel: EntityKernel;
   private readonly ring: FrameRing;
   private readonly table: EntityTable;
   private readonly reader: FrameReader;
   private readonly stats: RecorderStats;
-  private readonly warn: WarnOnce;
-  private readonly warned: ReadonlySet<string>;
+  private readonly warnings: WarnOnce;
   private readonly onNewLife: (id: number, handle: number) => void;
 
   public constructor(context: EntityResolverContext) {
@@ -131,8 +135,7 @@ export class EntityResolver {
     this.table = context.table;
     this.reader = context.reader;
     this.stats = context.stats;
-    this.warn = context.warn;
-    this.warned = context.warned;
+    this.warnings = context.warnings;
     this.onNewLife = context.onNewLife;
     const buffer = kernel.buffer;
     this.headerByte = blockByte;
@@ -179,6 +182,19 @@ export class EntityResolver {
     }
   }
 
+  /**
+   * Keeps the entities and positions of `frame`, held at word `at` of the arena and being evicted
+   * to make room for the frame after it (called before that frame is written).
+   */
+  public keepPrevious(frame: number, at: number): void {
+    const u = this.ring.u32;
+    const n = u[at + H_ENTITY_COUNT];
+    if (this.snapshot === null) this.snapshot = new Uint32Array(this.ids.length * 4);
+    this.snapshot.set(u.subarray(at + HEADER_WORDS, at + HEADER_WORDS + n * 4));
+    this.snapshotFrame = frame;
+    this.snapshotCount = n;
+  }
+
   /** Releases the handles of lives whose last frame is `frame` or older (that frame was evicted). */
   public evicted(frame: number): void {
     this.deaths.releaseThrough(frame, this.table);
@@ -188,6 +204,7 @@ export class EntityResolver {
   public clear(): void {
     this.deaths.clear();
     this.prevCount = 0;
+    this.snapshotFrame = -1;
   }
 
   /**
@@ -257,7 +274,9 @@ export class EntityResolver {
           kept = false;
           this.duplicate(id);
         } else {
-          isContinued = seen === previous;
+          // In frame 0 there is no previous frame: a life ended in frame 0 has lastSeen ~0 = -1,
+          // which must not read as "recorded in frame -1".
+          isContinued = seen === previous && previous >= 0;
         }
       }
       if (kept && !isContinued) {
@@ -421,7 +440,7 @@ export class EntityResolver {
       if (at < 0 || quatIsEncodableAt(k.qx, k.qy, k.qz, k.qw, i)) continue;
       this.stats.invalidRotations++;
       this.sanitized++;
-      if (!this.warned.has('quat')) this.warn('quat', `rewindable: entity ${this.ids[i]} has a zero or non-finite quaternion; the identity was stored`);
+      if (!this.warnings.has('quat')) this.warnings.warn('quat', `rewindable: entity ${this.ids[i]} has a quaternion that cannot be encoded (zero, NaN, infinite, or a norm below about 1e-10 or above about 1e10); the identity was stored`);
       if (base >= 0) this.ring.u32[base + at] |= EntityFlags.SANITIZED << HANDLE_BITS;
     }
   }
@@ -455,9 +474,15 @@ export class EntityResolver {
     if (at >= 0) {
       // The entity's index in the previous frame: most games keep their order, so try i first.
       const prev = frame - 1;
-      const li = continued ? this.reader.indexOf(prev, h, i) : -1;
-      const f = this.ring.f32;
-      if (li < 0 || !this.reader.positionAt(prev, li, f, at)) {
+      let found = false;
+      if (continued && this.reader.has(prev)) {
+        const li = this.reader.indexOf(prev, h, i);
+        found = li >= 0 && this.reader.positionAt(prev, li, this.ring.f32, at);
+      } else if (continued && this.snapshotFrame === prev) {
+        found = this.positionFromSnapshot(h, i, at);
+      }
+      if (!found) {
+        const f = this.ring.f32;
         f[at] = 0;
         f[at + 1] = 0;
         f[at + 2] = 0;
@@ -466,7 +491,22 @@ export class EntityResolver {
     this.flags[i] |= EntityFlags.SANITIZED;
     this.stats.invalidPositions++;
     this.sanitized++;
-    if (!this.warned.has('nan')) this.warn('nan', `rewindable: entity ${this.table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+    if (!this.warnings.has('nan')) this.warnings.warn('nan', `rewindable: entity ${this.table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+  }
+
+  /** Copies handle `h`'s position from the snapshot (`keepPrevious`) to word `at`; false when absent. */
+  private positionFromSnapshot(h: number, hint: number, at: number): boolean {
+    const s = this.snapshot;
+    const n = this.snapshotCount;
+    if (s === null) return false;
+    let j = hint < n && (s[hint] & HANDLE_MASK) === h ? hint : -1;
+    for (let k = 0; j < 0 && k < n; k++) if ((s[k] & HANDLE_MASK) === h) j = k;
+    if (j < 0) return false;
+    const u = this.ring.u32;
+    u[at] = s[n + j * 3];
+    u[at + 1] = s[n + j * 3 + 1];
+    u[at + 2] = s[n + j * 3 + 2];
+    return true;
   }
 
   /**
@@ -475,20 +515,20 @@ export class EntityResolver {
    */
   public badId(id: number): void {
     this.stats.idsOutOfRange++;
-    if (!this.warned.has('id')) {
-      this.warn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`);
+    if (!this.warnings.has('id')) {
+      this.warnings.warn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`);
     }
   }
 
   private duplicate(id: number): void {
     this.stats.duplicateIds++;
-    if (!this.warned.has('dup')) this.warn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
+    if (!this.warnings.has('dup')) this.warnings.warn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
   }
 
   private noHandle(id: number): void {
     this.stats.entitiesOverCapacity++;
-    if (!this.warned.has('handles')) {
-      this.warn('handles', `rewindable: all ${MAX_HANDLES} entity handles are held by the ring; entity ${id} was dropped`);
+    if (!this.warnings.has('handles')) {
+      this.warnings.warn('handles', `rewindable: all ${MAX_HANDLES} entity handles are held by the ring; entity ${id} was dropped`);
     }
   }
 }

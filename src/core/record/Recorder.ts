@@ -1,10 +1,12 @@
-import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns } from '../math/quat';
+import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns, quatStatus } from '../math/quat';
 import {
   BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HEADER_WORDS,
   H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
   H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
-  H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT,
+  H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT, EntityFlags,
 } from '../format/layout';
+import { MAX_KINDS, repairString, skeletonProblem, stringProblem, USER_FLAGS_MASK } from '../validate/rules';
+import { WarnOnce } from '../validate/WarnOnce';
 import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
 import { ChannelRegistry } from '../store/ChannelRegistry';
@@ -16,7 +18,7 @@ import { PendingDescriptions } from './PendingDescriptions';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayerEncoder } from './StaticLayerEncoder';
 import { EntityResolver } from './EntityResolver';
-import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions } from './RecorderOptions';
+import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
 
 /** Staging columns for one entity's bone rotations (the batch encoder reads columns). */
@@ -24,6 +26,15 @@ const BONE_QX = new Float32Array(MAX_BONES);
 const BONE_QY = new Float32Array(MAX_BONES);
 const BONE_QZ = new Float32Array(MAX_BONES);
 const BONE_QW = new Float32Array(MAX_BONES);
+/** Float32 rounding: a stored float is valid when its float32 is finite (`isFiniteF32`, inline). */
+const fr = Math.fround;
+const SANITIZED = EntityFlags.SANITIZED;
+/**
+ * Local copy of the shared rule's constant: hot paths read a module local, not an imported binding
+ * (which some loaders, e.g. tsx and vitest, turn into a getter call, and which then keeps V8 from
+ * inlining `entity()` into the game's loop).
+ */
+const USER_FLAGS = USER_FLAGS_MASK;
 
 /**
  * Records the game, one frame at a time, into a fixed-size ring. Call `beginFrame`, then `camera`,
@@ -59,8 +70,16 @@ export class Recorder {
 
   private frameOpen = false;
   private nextFrame = 0;
+  /** Time and dt as given to `beginFrame`; checked at `endFrame` (so `beginFrame` stays small). */
   private time = 0;
   private dt = 0;
+  /** Time of the newest frame stored, NaN before the first: times never go back. */
+  private lastTime = NaN;
+  /** Repairs in the open frame outside the entity kernel's (flags, bones, camera, events). */
+  private repaired = 0;
+  /** The frame the open frame's reservation must watch for eviction, and its offset (see `onEvict`). */
+  private evictWatch = -1;
+  private evictWatchAt = -1;
   // Raw input of the open frame, one column per field: ids, flags, and the kernel's float columns
   // (position, quaternion). `entity()` only copies its arguments here, so it is small enough for V8
   // to inline into the game's loop (no double is boxed at a call); at `endFrame` the kernel encodes
@@ -69,6 +88,7 @@ export class Recorder {
   private readonly kernel: EntityKernel;
   private readonly inIds: Int32Array;
   private readonly inFlags: Uint8Array;
+  private readonly inFlagsWords: Uint32Array;
   private readonly inX: Float32Array;
   private readonly inY: Float32Array;
   private readonly inZ: Float32Array;
@@ -95,28 +115,14 @@ export class Recorder {
   private readonly eventKindIndex = new Map<string, number>();
   /** Descriptions waiting for their life (see `describe`); at most 4,096, the oldest forgotten. */
   private readonly pending = new PendingDescriptions(4096);
-  /** Warning keys already reported: each kind of problem is reported once, and its message is only built then. */
-  private readonly warned = new Set<string>();
-  private readonly warnFn: (key: string, message: string) => void;
+  /** Each kind of problem is reported once, and its message is only built then. */
+  private readonly warnOnce: WarnOnce;
 
   public constructor(options: Partial<RecorderOptions> = {}) {
     const o: RecorderOptions = { ...DEFAULT_RECORDER_OPTIONS, ...options };
-    if (!(o.maxEntityId >= 1 && o.maxEntityId <= 1 << 30)) {
-      throw new RangeError(`rewindable: maxEntityId must be in [1, 2^30] (got ${o.maxEntityId})`);
-    }
-    if (!(o.maxEntitiesPerFrame >= 1 && o.maxEntitiesPerFrame <= 1 << BONE_INDEX_BITS)) {
-      throw new RangeError(`rewindable: maxEntitiesPerFrame must be in [1, 2^20] (got ${o.maxEntitiesPerFrame})`);
-    }
+    validateRecorderOptions(o);
     this.options = Object.freeze(o);
-    this.warnFn = (key, message) => {
-      if (this.warned.has(key)) return;
-      this.warned.add(key);
-      try {
-        this.options.onWarning(message);
-      } catch {
-        // A throwing warning handler must not take the game down.
-      }
-    };
+    this.warnOnce = new WarnOnce(o.onWarning);
     // One buffer for the kernel's staging columns, the resolver's block (staged ids and flags, the
     // lives of this frame and the previous one, the entity table's lastSeen) and the arena, so that
     // the kernel writes frames in place.
@@ -127,7 +133,7 @@ export class Recorder {
     const blockByte = this.kernel.extraOffset;
     this.ring = new FrameRing(o.arenaBytes, o.maxFrames, { buffer: this.kernel.buffer, byteOffset: blockByte + block.bytes });
     if (o.wasm && this.kernel.fallbackReason !== undefined) {
-      this.warnFn('kernel', `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`);
+      this.warnOnce.warn('kernel', `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`);
     }
     this.ring.onEvict = (frame) => this.onEvict(frame);
     this.entities = new EntityTable(handleCapacity, o.maxEntityId,
@@ -138,8 +144,8 @@ export class Recorder {
       paragraphRadius: o.paragraphRadius,
       maxParagraphs: o.maxParagraphs,
       budgeted: true,
-    }, this.warnFn);
-    this.staticLayers = new StaticLayers(new StaticLayerEncoder(this.channels, this.stats, this.warnFn));
+    }, this.warnOnce);
+    this.staticLayers = new StaticLayers(new StaticLayerEncoder(this.channels, this.stats, this.warnOnce));
     const n = o.maxEntitiesPerFrame;
     const k = this.kernel;
     this.inX = k.x;
@@ -149,10 +155,10 @@ export class Recorder {
     this.inQy = k.qy;
     this.inQz = k.qz;
     this.inQw = k.qw;
-    this.boneWords = new Uint32Array(Math.max(0, o.maxBoneWordsPerFrame | 0));
+    this.boneWords = new Uint32Array(o.maxBoneWordsPerFrame);
     this.boneFloats = new Float32Array(this.boneWords.buffer);
     this.boneWordsI32 = new Int32Array(this.boneWords.buffer);
-    this.events = new Uint32Array(Math.max(0, o.maxEventsPerFrame | 0) * EVENT_WORDS);
+    this.events = new Uint32Array(o.maxEventsPerFrame * EVENT_WORDS);
     this.eventFloats = new Float32Array(this.events.buffer);
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
@@ -164,14 +170,15 @@ export class Recorder {
       table: this.entities,
       reader: this.reader,
       stats: this.stats,
-      warn: this.warnFn,
-      warned: this.warned,
+      warnings: this.warnOnce,
       onNewLife: (id, h) => {
         if (this.pending.count > 0) this.applyPending(id, h);
       },
     });
     this.inIds = this.resolver.ids;
     this.inFlags = this.resolver.flags;
+    // The staged flags as words (the column starts on 16 bytes and is padded to 16).
+    this.inFlagsWords = new Uint32Array(this.inFlags.buffer, this.inFlags.byteOffset, Math.ceil(this.inFlags.length / 4));
   }
 
   /**
@@ -200,14 +207,14 @@ export class Recorder {
   public beginFrame(time: number, dt: number): void {
     // Kept tiny so V8 inlines it into the game loop and the two doubles are never boxed.
     if (this.frameOpen) this.closeUnbalanced();
-    this.time = time - time === 0 ? time : 0;
-    this.dt = dt - dt === 0 ? dt : 0;
+    this.time = time;
+    this.dt = dt;
     this.open();
   }
 
   private closeUnbalanced(): void {
     this.stats.unbalancedFrames++;
-    this.warnFn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
+    this.warnOnce.warn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
     this.endFrame();
   }
 
@@ -219,6 +226,7 @@ export class Recorder {
     this.eventCount = 0;
     this.resolver.begin();
     this.hasCamera = false;
+    this.repaired = 0;
     this.lastEntityId = -1;
     this.draw.reset();
     this.draw.open = true;
@@ -228,14 +236,14 @@ export class Recorder {
   public camera(x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, zoom: number): void {
     if (!this.frameOpen) return this.outside();
     const c = this.cam;
-    c[0] = x - x === 0 ? x : 0;
-    c[1] = y - y === 0 ? y : 0;
-    c[2] = z - z === 0 ? z : 0;
+    c[0] = x;
+    c[1] = y;
+    c[2] = z;
     c[3] = qx;
     c[4] = qy;
     c[5] = qz;
     c[6] = qw;
-    c[7] = zoom - zoom === 0 && zoom > 0 ? zoom : 1;
+    c[7] = zoom;
     this.hasCamera = true;
   }
 
@@ -259,7 +267,7 @@ export class Recorder {
     this.inQz[n] = qz;
     this.inQw[n] = qw;
     this.inIds[n] = id;
-    this.inFlags[n] = flags;
+    this.inFlags[n] = (flags & USER_FLAGS) === flags ? flags : this.repairFlags(flags);
     this.lastEntityId = id;
     this.count = n + 1;
   }
@@ -268,7 +276,7 @@ export class Recorder {
    * Records `count` entities from interleaved flat arrays (an ECS's own storage): `ids[i]`,
    * positions x, y, z at `positions[i * 3]`, rotations x, y, z, w at `rotations[i * 4]`, and
    * optionally `flags[i]`. Same rules as `entity`, in the same order; no argument is a double, so no
-   * engine boxes one, whatever it inlines.
+   * engine boxes one, whatever it inlines. A `count` beyond `ids.length` is cut there.
    *
    * @example
    * recorder.entityBatch(world.count, world.ids, world.positions, world.rotations, world.flags);
@@ -286,8 +294,10 @@ export class Recorder {
     const X = this.inX, Y = this.inY, Z = this.inZ;
     const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
     const inIds = this.inIds, inFlags = this.inFlags;
+    // Entries past the ids are not entities: a count beyond them is cut there.
+    const c = count > 0 ? (count < ids.length ? count : ids.length) : 0;
     let n = this.count;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < c; i++) {
       const id = ids[i];
       if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
         this.count = n;
@@ -304,7 +314,13 @@ export class Recorder {
       QZ[n] = rotations[q + 2];
       QW[n] = rotations[q + 3];
       inIds[n] = id;
-      inFlags[n] = flags === undefined ? 0 : flags[i];
+      const fl = flags === undefined ? 0 : flags[i];
+      if ((fl & USER_FLAGS) === fl) {
+        inFlags[n] = fl;
+      } else {
+        inFlags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
+        this.badFlags();
+      }
       this.lastEntityId = id;
       n++;
     }
@@ -312,10 +328,26 @@ export class Recorder {
   }
 
   /**
+   * Flags that are not an integer in [0, 127]: an integer in [0, 255] keeps its low seven bits (bit
+   * 7 is the recorder's `SANITIZED`), anything else is 0; counted in `stats.invalidFlags`.
+   */
+  private repairFlags(flags: number): number {
+    this.badFlags();
+    return (flags & 0xff) === flags ? flags & USER_FLAGS : 0;
+  }
+
+  private badFlags(): void {
+    this.stats.invalidFlags++;
+    this.repaired++;
+    if (!this.warnOnce.has('flags')) this.warnOnce.warn('flags', 'rewindable: entity flags must be an integer in [0, 127] (bit 7 is the recorder\'s SANITIZED); the low 7 bits of an integer in [0, 255] were kept, anything else stored as 0');
+  }
+
+  /**
    * Records `count` entities from one array per field (structure of arrays, as bitECS and most
    * data-oriented games keep them): `columns.ids[i]`, `columns.x[i]`, ... `columns.qw[i]` and
    * optionally `columns.flags[i]`. Build the `columns` object once and reuse it every frame. Same
-   * rules as `entity`, in the same order. The fastest way to record many entities.
+   * rules as `entity`, in the same order (a `count` beyond `ids.length` is cut there). The fastest
+   * way to record many entities; flags are block-copied when they are a `Uint8Array`.
    *
    * @example
    * const columns = { ids: world.ids, x: world.x, y: world.y, z: world.z,
@@ -327,7 +359,7 @@ export class Recorder {
     const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
     const max = this.options.maxEntityId;
     const n = this.count;
-    const c = count > 0 ? count | 0 : 0;
+    const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
     // Fast path: every id valid, typed-array columns that fit the staging area: each column is one
     // block copy (`TypedArray.set` of the whole column, no view allocated), not a per-entity loop.
     // An Int32Array holds integers only: the range check then happens when the entries resolve
@@ -341,7 +373,7 @@ export class Recorder {
     }
     if (valid === c && c > 0 && this.fitsBlock(ids, n, c) && this.fitsBlock(x, n, c) && this.fitsBlock(y, n, c) &&
         this.fitsBlock(z, n, c) && this.fitsBlock(qx, n, c) && this.fitsBlock(qy, n, c) && this.fitsBlock(qz, n, c) &&
-        this.fitsBlock(qw, n, c) && (flags === undefined || this.fitsBlock(flags, n, c))) {
+        this.fitsBlock(qw, n, c) && (flags === undefined || (flags instanceof Uint8Array && this.fitsBlock(flags, n, c)))) {
       this.inIds.set(ids as Int32Array, n);
       this.inX.set(x as Float32Array, n);
       this.inY.set(y as Float32Array, n);
@@ -350,13 +382,32 @@ export class Recorder {
       this.inQy.set(qy as Float32Array, n);
       this.inQz.set(qz as Float32Array, n);
       this.inQw.set(qw as Float32Array, n);
-      if (flags === undefined) this.inFlags.fill(0, n, n + c);
-      else this.inFlags.set(flags as Uint8Array, n);
+      if (flags === undefined) {
+        this.inFlags.fill(0, n, n + c);
+      } else {
+        this.inFlags.set(flags as Uint8Array, n);
+        // A byte is an integer in [0, 255]: only bit 7 (the recorder's SANITIZED) can be wrong. Four
+        // bytes a load; the words at the ends may take in neighbours, which only costs a look.
+        const words = this.inFlagsWords;
+        let high = 0;
+        for (let w = n >>> 2; w < (n + c + 3) >>> 2; w++) high |= words[w];
+        if ((high & 0x80808080) !== 0) this.clearHighFlags(n, n + c);
+      }
       this.lastEntityId = ids[c - 1];
       this.count = n + c;
       return;
     }
     this.stageColumns(c, columns);
+  }
+
+  /** Clears and counts bit 7 of the staged flags [from, to) (`entityColumns` copied them as they were). */
+  private clearHighFlags(from: number, to: number): void {
+    const inFlags = this.inFlags;
+    for (let i = from; i < to; i++) {
+      if ((inFlags[i] & SANITIZED) === 0) continue;
+      inFlags[i] &= USER_FLAGS;
+      this.badFlags();
+    }
   }
 
   /**
@@ -393,7 +444,13 @@ export class Recorder {
       this.inQz[n] = qz[i];
       this.inQw[n] = qw[i];
       this.inIds[n] = id;
-      this.inFlags[n] = flags === undefined ? 0 : flags[i];
+      const fl = flags === undefined ? 0 : flags[i];
+      if ((fl & USER_FLAGS) === fl) {
+        this.inFlags[n] = fl;
+      } else {
+        this.inFlags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
+        this.badFlags();
+      }
       this.lastEntityId = id;
       n++;
     }
@@ -410,15 +467,15 @@ export class Recorder {
     if (!this.frameOpen) return this.outside();
     if (id !== this.lastEntityId || this.count === 0) {
       this.stats.bonesDropped++;
-      if (!this.warned.has('bones')) this.warnFn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
+      if (!this.warnOnce.has('bones')) this.warnOnce.warn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
       return;
     }
     const c = count | 0;
     const words = 1 + c * 4;
-    if (c <= 0 || c > MAX_BONES || this.boneCount + words > this.boneWords.length ||
-        rotations.length < c * 4 || offsets.length < c * 3) {
+    if (c !== count || c <= 0 || c > MAX_BONES || this.boneCount + words > this.boneWords.length ||
+        !(rotations.length >= c * 4) || !(offsets.length >= c * 3)) {
       this.stats.bonesDropped++;
-      if (!this.warned.has('bonecap')) this.warnFn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
+      if (!this.warnOnce.has('bonecap')) this.warnOnce.warn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
       return;
     }
     const w = this.boneWords;
@@ -434,13 +491,29 @@ export class Recorder {
       bz[i] = rotations[i * 4 + 2];
       bw[i] = rotations[i * 4 + 3];
     }
-    encodeQuatColumns(bx, by, bz, bw, c, this.boneWordsI32, at);
+    let bad = encodeQuatColumns(bx, by, bz, bw, c, this.boneWordsI32, at);
     at += c;
     for (let i = 0; i < c * 3; i++) {
-      const v = offsets[i];
-      fl[at++] = v - v === 0 ? v : 0;
+      const v = fr(offsets[i]);
+      if (v - v === 0) {
+        fl[at++] = v;
+      } else {
+        fl[at++] = 0;
+        bad++;
+      }
     }
     this.boneCount = at;
+    if (bad > 0) this.badBones(id);
+  }
+
+  /** A bone record had rotations or offsets repaired: counted, and its entity flagged SANITIZED. */
+  private badBones(id: number): void {
+    this.stats.invalidBones++;
+    this.repaired++;
+    this.inFlags[this.count - 1] |= SANITIZED;
+    if (!this.warnOnce.has('bonevalues')) {
+      this.warnOnce.warn('bonevalues', `rewindable: bones of entity ${id} had a rotation that cannot be encoded (stored as the identity) or a non-finite offset (stored as 0)`);
+    }
   }
 
   /**
@@ -455,12 +528,19 @@ export class Recorder {
   public describe(id: number, kind: string, label?: string): void {
     if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
       this.stats.idsOutOfRange++;
-      if (!this.warned.has('describeId')) {
-        this.warnFn('describeId', `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
+      if (!this.warnOnce.has('describeId')) {
+        this.warnOnce.warn('describeId', `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
       }
       return;
     }
+    if (stringProblem(kind) !== null) kind = this.repairName(kind);
+    if (label !== undefined && stringProblem(label) !== null) label = this.repairName(label);
     const t = this.entities;
+    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) {
+      this.stats.invalidNames++;
+      if (!this.warnOnce.has('kinds')) this.warnOnce.warn('kinds', `rewindable: ${MAX_KINDS} entity kinds exist; the description of entity ${id} was dropped`);
+      return;
+    }
     const h = t.lookup(id);
     if (!this.frameOpen && h >= 0 && t.lastSeen[h] === this.nextFrame - 1) {
       t.kindOf[h] = t.internKind(kind);
@@ -470,29 +550,82 @@ export class Recorder {
     this.pending.set(id, kind, label, this.frameOpen ? this.nextFrame : -1);
   }
 
-  /** Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root. */
+  /** A kind, label or event kind given by the game, made storable (`repairString`) and counted. */
+  private repairName(v: unknown): string {
+    this.stats.invalidNames++;
+    if (!this.warnOnce.has('name')) {
+      this.warnOnce.warn('name', 'rewindable: a kind, label or event kind was not a string of at most 65,536 well-formed UTF-16 units; it was converted, lone surrogates replaced by U+FFFD, and cut to 65,536');
+    }
+    return repairString(v);
+  }
+
+  /**
+   * Declares the bone hierarchy of a kind: `parents[i]` is bone i's parent, or -1 for a root.
+   * Configuration: a bad call throws and changes nothing.
+   *
+   * @throws RangeError when `kind` is not a string of at most 65,536 well-formed UTF-16 units (or a
+   *   65,537th kind), or `parents` does not hold at most 4,095 bones, each parent -1 or the index of
+   *   another bone, without cycles.
+   * @example
+   * recorder.describeSkeleton('humanoid', [-1, 0, 1, 1, 0]); // pelvis, spine, head, arm, leg
+   */
   public describeSkeleton(kind: string, parents: ArrayLike<number>): void {
-    const k = this.entities.internKind(kind);
-    this.entities.skeletons[k] = Int16Array.from(parents as ArrayLike<number>);
+    const kindProblem = stringProblem(kind);
+    if (kindProblem !== null) throw new RangeError(`rewindable: describeSkeleton: the kind ${kindProblem}`);
+    const problem = parents === null || typeof parents !== 'object' ? 'is not an array' : skeletonProblem(parents);
+    if (problem !== null) throw new RangeError(`rewindable: describeSkeleton(${JSON.stringify(kind.slice(0, 64))}): the skeleton ${problem}`);
+    const t = this.entities;
+    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) throw new RangeError(`rewindable: describeSkeleton: ${MAX_KINDS} kinds exist`);
+    t.skeletons[t.internKind(kind)] = Int16Array.from(parents);
   }
 
   /**
    * Ends the life of `id`: an `entity(id)` recorded after this call (in this frame or later) is a
    * different unique id. Recorded in the same frame before the call, the entity's last frame is this one.
+   * An id that could never be recorded is ignored and counted in `stats.idsOutOfRange`.
    */
   public despawn(id: number): void {
+    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+      // Not an id that could be recorded (an int32 queue would store NaN as id 0).
+      this.stats.idsOutOfRange++;
+      if (!this.warnOnce.has('despawnId')) {
+        this.warnOnce.warn('despawnId', `rewindable: despawn(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
+      }
+      return;
+    }
     this.resolver.despawn(id, this.frameOpen ? this.count : -1);
   }
 
-  /** The index of an event kind, registering it on first use. */
+  /**
+   * The index of an event kind, registering it on first use.
+   *
+   * @throws RangeError when `name` is not a string of at most 65,536 well-formed UTF-16 units, or
+   *   would be the 65,537th event kind (`event` with such a name repairs or drops it instead).
+   * @example
+   * const HIT = recorder.eventKind('hit'); // then recorder.event(HIT, id, x, y, 0)
+   */
   public eventKind(name: string): number {
-    let k = this.eventKindIndex.get(name);
-    if (k === undefined) {
-      k = this.eventKinds.length;
-      this.eventKinds.push(name);
-      this.eventKindIndex.set(name, k);
-    }
+    const k = this.eventKindIndex.get(name);
+    if (k !== undefined) return k;
+    const problem = stringProblem(name);
+    if (problem !== null) throw new RangeError(`rewindable: an event kind name ${problem}`);
+    if (this.eventKinds.length >= MAX_KINDS) throw new RangeError(`rewindable: ${MAX_KINDS} event kinds exist`);
+    return this.addEventKind(name);
+  }
+
+  private addEventKind(name: string): number {
+    const k = this.eventKinds.length;
+    this.eventKinds.push(name);
+    this.eventKindIndex.set(name, k);
     return k;
+  }
+
+  /** `eventKind` for a name given in `event`: repaired when invalid, -1 past 65,536 kinds. */
+  private eventKindOf(kind: unknown): number {
+    const name = typeof kind === 'string' && stringProblem(kind) === null ? kind : this.repairName(kind);
+    const k = this.eventKindIndex.get(name);
+    if (k !== undefined) return k;
+    return this.eventKinds.length < MAX_KINDS ? this.addEventKind(name) : -1;
   }
 
   /**
@@ -501,20 +634,31 @@ export class Recorder {
    */
   public event(kind: number | string, subject: number, x: number, y: number, z: number, value = 0): void {
     if (!this.frameOpen) return this.outside();
-    const k = typeof kind === 'number' ? kind : this.eventKind(kind);
-    if (!(k >= 0 && k < this.eventKinds.length) || this.eventCount * EVENT_WORDS >= this.events.length) {
-      if (!this.warned.has('event')) this.warnFn('event', `rewindable: event dropped (unknown kind ${String(kind)} or over maxEventsPerFrame)`);
+    const k = typeof kind === 'number' ? kind : (this.eventKindIndex.get(kind) ?? this.eventKindOf(kind));
+    if (!(k >= 0 && k < this.eventKinds.length && (k | 0) === k) || this.eventCount * EVENT_WORDS >= this.events.length) {
+      this.stats.eventsDropped++;
+      if (!this.warnOnce.has('event')) this.warnOnce.warn('event', `rewindable: event dropped (unknown kind ${String(kind)}, over maxEventsPerFrame, or ${MAX_KINDS} event kinds exist)`);
       return;
     }
     const at = this.eventCount * EVENT_WORDS;
     this.events[at] = k;
     this.events[at + 1] = subject >= 0 && (subject | 0) === subject ? subject : NO_SUBJECT;
     const f = this.eventFloats;
-    f[at + 2] = x - x === 0 ? x : 0;
-    f[at + 3] = y - y === 0 ? y : 0;
-    f[at + 4] = z - z === 0 ? z : 0;
-    f[at + 5] = value - value === 0 ? value : 0;
+    f[at + 2] = x;
+    f[at + 3] = y;
+    f[at + 4] = z;
+    f[at + 5] = value;
+    if (f[at + 2] - f[at + 2] + f[at + 3] - f[at + 3] + f[at + 4] - f[at + 4] + f[at + 5] - f[at + 5] !== 0) this.repairEvent(at);
     this.eventCount++;
+  }
+
+  /** Stores 0 for each non-finite float of the event at `at` (the float32 stores rounded them). */
+  private repairEvent(at: number): void {
+    const f = this.eventFloats;
+    for (let i = at + 2; i < at + EVENT_WORDS; i++) if (f[i] - f[i] !== 0) f[i] = 0;
+    this.stats.invalidEvents++;
+    this.repaired++;
+    if (!this.warnOnce.has('eventvalues')) this.warnOnce.warn('eventvalues', 'rewindable: an event had a non-finite position or value (or one beyond float32 range); 0 was stored');
   }
 
   /** Closes the frame and commits it to the ring, evicting the oldest frames as needed. */
@@ -529,9 +673,14 @@ export class Recorder {
     // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
     const upper = HEADER_WORDS + n * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
     const ring = this.ring;
+    // Should the reservation evict the previous frame, its positions are kept for the repair of a
+    // non-finite position (see onEvict).
+    this.evictWatch = frame - 1;
+    this.evictWatchAt = ring.offsetOf(frame - 1);
     let at = ring.reserve(upper);
     const truncated = at < 0;
     if (truncated) at = ring.reserve(HEADER_WORDS);
+    this.evictWatch = -1;
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
     const resolver = this.resolver;
@@ -543,7 +692,7 @@ export class Recorder {
     let total = HEADER_WORDS;
     if (truncated) {
       this.stats.framesTruncated++;
-      if (!this.warned.has('truncated')) this.warnFn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
+      if (!this.warnOnce.has('truncated')) this.warnOnce.warn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
       u[at + H_ENTITY_COUNT] = 0;
       u[at + H_DROPPED_ENTITIES] = dropped + m;
       u[at + H_PRIM_WORDS] = 0;
@@ -551,47 +700,97 @@ export class Recorder {
       u[at + H_BONE_WORDS] = 0;
       u[at + H_EVENT_COUNT] = 0;
     } else {
-      let w = at + HEADER_WORDS + m * 5;
-      w = this.writeBones(w);
+      const bonesAt = at + HEADER_WORDS + m * 5;
+      let w = this.writeBones(bonesAt);
+      const boneWords = w - bonesAt;
       const dw = draw.words;
       for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
       w += draw.wordCount;
       const ev = this.events;
       for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
-      total = HEADER_WORDS + m * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + this.eventCount * EVENT_WORDS;
       u[at + H_ENTITY_COUNT] = m;
       u[at + H_DROPPED_ENTITIES] = dropped;
       u[at + H_PRIM_WORDS] = draw.wordCount;
       u[at + H_PRIM_COUNT] = draw.primCount;
-      u[at + H_BONE_WORDS] = this.boneCount;
+      u[at + H_BONE_WORDS] = boneWords;
       u[at + H_EVENT_COUNT] = this.eventCount;
     }
     u[at + H_FRAME] = frame;
-    ring.f64[(at + H_TIME) >>> 1] = this.time;
+    // Time: finite and never before the previous frame's; dt: a finite float32 (else repaired).
+    const time = this.time;
+    const timeOk = time - time === 0 && !(time < this.lastTime);
+    const storedTime = timeOk ? time : this.lastTime - this.lastTime === 0 ? this.lastTime : 0;
+    ring.f64[(at + H_TIME) >>> 1] = storedTime;
+    this.lastTime = storedTime;
     f[at + H_DT] = this.dt;
+    if (!timeOk || f[at + H_DT] - f[at + H_DT] !== 0) this.badTime(at, frame);
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims;
     u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
     const c = this.cam;
-    f[at + H_CAM_X] = c[0];
-    f[at + H_CAM_Y] = c[1];
-    f[at + H_CAM_Z] = c[2];
-    u[at + H_CAM_ROT] = this.hasCamera ? encodeQuatAt(c, 3) : QUAT_IDENTITY_BITS;
-    f[at + H_CAM_ZOOM] = this.hasCamera ? c[7] : 1;
+    if (this.hasCamera) {
+      f[at + H_CAM_X] = c[0];
+      f[at + H_CAM_Y] = c[1];
+      f[at + H_CAM_Z] = c[2];
+      u[at + H_CAM_ROT] = encodeQuatAt(c, 3);
+      f[at + H_CAM_ZOOM] = c[7];
+      const zoom = f[at + H_CAM_ZOOM];
+      if (quatStatus.sanitized || !(zoom > 0) || f[at + H_CAM_X] - f[at + H_CAM_X] + f[at + H_CAM_Y] - f[at + H_CAM_Y] +
+          f[at + H_CAM_Z] - f[at + H_CAM_Z] + zoom - zoom !== 0) {
+        this.repairCamera(at);
+      }
+    } else {
+      f[at + H_CAM_X] = 0;
+      f[at + H_CAM_Y] = 0;
+      f[at + H_CAM_Z] = 0;
+      u[at + H_CAM_ROT] = QUAT_IDENTITY_BITS;
+      f[at + H_CAM_ZOOM] = 1;
+    }
+    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repaired;
     u[at + H_TOTAL_WORDS] = total;
     u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);
     this.stats.framesRecorded++;
   }
 
-  /** Copies bone records, renumbering entity indices past dropped entries; returns the next word. */
+  /**
+   * Repairs the camera of the frame at word `at` (position 0, rotation the identity, zoom 1 for each
+   * value that is not valid once stored) and counts it.
+   */
+  private repairCamera(at: number): void {
+    const f = this.ring.f32;
+    for (let i = at + H_CAM_X; i <= at + H_CAM_Z; i++) if (f[i] - f[i] !== 0) f[i] = 0;
+    if (quatStatus.sanitized) quatStatus.sanitized = false;
+    const zoom = f[at + H_CAM_ZOOM];
+    if (!(zoom > 0 && zoom - zoom === 0)) f[at + H_CAM_ZOOM] = 1;
+    this.stats.invalidCameras++;
+    this.repaired++;
+    if (!this.warnOnce.has('camera')) {
+      this.warnOnce.warn('camera', 'rewindable: the camera had a non-finite position, a rotation that cannot be encoded, or a zoom that is not a positive finite float32; 0, the identity and 1 were stored instead');
+    }
+  }
+
+  /** Counts a frame whose time or dt was repaired (the time before, or 0; dt 0) at word `at`. */
+  private badTime(at: number, frame: number): void {
+    const f = this.ring.f32;
+    if (f[at + H_DT] - f[at + H_DT] !== 0) f[at + H_DT] = 0;
+    this.stats.invalidTimes++;
+    this.repaired++;
+    if (!this.warnOnce.has('time')) {
+      this.warnOnce.warn('time', `rewindable: frame ${frame}: the time was not finite or went back (the previous frame's was stored), or dt was not a finite float32 (0 was stored)`);
+    }
+  }
+
+  /**
+   * Copies bone records, renumbering entity indices past dropped entries (whose records are
+   * dropped); returns the word after the last record written.
+   */
   private writeBones(w: number): number {
     if (this.boneCount === 0) return w;
     const u = this.ring.u32;
     const bw = this.boneWords;
-    const end = w + this.boneCount;
     for (let r = 0; r < this.boneCount;) {
       const head = bw[r];
       const c = head >>> BONE_INDEX_BITS;
@@ -606,14 +805,13 @@ export class Recorder {
       }
       r += words;
     }
-    // Dropped records leave the section shorter than counted: pad with empty records (count 0).
-    for (; w < end; w++) u[w] = 0;
     return w;
   }
 
   /** Drops every recorded frame and every entity life; channels, kinds and options stay. */
   public clear(): void {
     if (this.frameOpen) this.endFrame();
+    this.lastTime = NaN;
     this.ring.clear();
     this.pending.clear();
     this.resolver.clear();
@@ -622,6 +820,7 @@ export class Recorder {
 
   private onEvict(frame: number): void {
     this.stats.framesEvicted++;
+    if (frame === this.evictWatch && this.evictWatchAt >= 0) this.resolver.keepPrevious(frame, this.evictWatchAt);
     this.resolver.evicted(frame);
   }
 
@@ -664,7 +863,7 @@ export class Recorder {
 
   private outside(): void {
     this.stats.callsOutsideFrame++;
-    this.warnFn('outside', 'rewindable: recorder called outside beginFrame/endFrame; the call was ignored');
+    this.warnOnce.warn('outside', 'rewindable: recorder called outside beginFrame/endFrame; the call was ignored');
   }
 
   private badId(id: number): void {
@@ -675,6 +874,6 @@ export class Recorder {
   private overCapacity(): void {
     this.stats.entitiesOverCapacity++;
     this.droppedEntities++;
-    if (!this.warned.has('cap')) this.warnFn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
+    if (!this.warnOnce.has('cap')) this.warnOnce.warn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
   }
 }

@@ -1,4 +1,7 @@
 import { HEADER_WORDS } from '../format/layout';
+import {
+  MAX_ARENA_BYTES, MAX_CHANNEL_BUDGET, MAX_ENTITIES_PER_FRAME, MAX_ENTITY_ID, MAX_FRAMES, isIntIn,
+} from '../validate/rules';
 
 /** Recorder settings; see `DEFAULT_RECORDER_OPTIONS` for the defaults. */
 export interface RecorderOptions {
@@ -50,6 +53,43 @@ export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
   wasm: true,
   onWarning: (message: string) => console.warn(message),
 };
+
+/** The range of each numeric option: [min, max], integers unless `real`. */
+const NUMERIC_RULES: ReadonlyArray<[keyof RecorderOptions, number, number, boolean?]> = [
+  ['maxFrames', 1, MAX_FRAMES],
+  ['arenaBytes', 1024, MAX_ARENA_BYTES],
+  ['maxEntitiesPerFrame', 1, MAX_ENTITIES_PER_FRAME],
+  ['maxEntityId', 1, MAX_ENTITY_ID],
+  ['primitiveBudget', 0, MAX_CHANNEL_BUDGET],
+  ['textBudgetBytes', 0, 1 << 24],
+  ['paragraphRadius', 0, Number.MAX_VALUE, true],
+  ['maxParagraphs', 1, 1 << 16],
+  ['maxBoneWordsPerFrame', 0, 1 << 24],
+  ['maxEventsPerFrame', 0, 1 << 20],
+];
+
+/**
+ * Checks merged recorder options: every number in its range (see the table in docs/concepts.md,
+ * "Bad input"), the booleans booleans, `onWarning` a function. Options are configuration, not game
+ * input: a bad one throws at construction.
+ *
+ * @throws RangeError naming the first bad option.
+ * @example
+ * validateRecorderOptions({ ...DEFAULT_RECORDER_OPTIONS, maxFrames: 0 }); // throws RangeError
+ */
+export function validateRecorderOptions(o: RecorderOptions): void {
+  for (const [key, min, max, real] of NUMERIC_RULES) {
+    const v = o[key];
+    const ok = real === true ? typeof v === 'number' && v >= min && v <= max : isIntIn(v, min, max);
+    if (!ok) {
+      throw new RangeError(`rewindable: ${key} must be ${real === true ? 'a number' : 'an integer'} in [${min}, ${max}] (got ${String(v)})`);
+    }
+  }
+  for (const key of ['recordBones', 'wasm'] as const) {
+    if (typeof o[key] !== 'boolean') throw new RangeError(`rewindable: ${key} must be a boolean (got ${String(o[key])})`);
+  }
+  if (typeof o.onWarning !== 'function') throw new RangeError('rewindable: onWarning must be a function');
+}
 
 /**
  * Arena bytes that hold `frames` frames of `entities` entities each: 20 bytes an entity plus the

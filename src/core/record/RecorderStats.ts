@@ -12,8 +12,31 @@ export class RecorderStats {
   public framesTruncated = 0;
   /** Entities whose position was NaN or infinite: the last good position was stored instead. */
   public invalidPositions = 0;
-  /** Entities whose quaternion was zero, NaN or infinite: the identity was stored instead. */
+  /**
+   * Entities whose quaternion could not be encoded (zero, NaN, infinite, or a squared norm outside
+   * (1e-20, 1e20) in float32): the identity was stored instead.
+   */
   public invalidRotations = 0;
+  /** Entities whose flags were not an integer in [0, 127]: the low 7 bits (or 0) were stored. */
+  public invalidFlags = 0;
+  /** Bone records with a rotation or offset repaired (identity, 0); the entity is flagged `SANITIZED`. */
+  public invalidBones = 0;
+  /**
+   * Frames whose time was not finite or went back (the previous frame's time was stored), or whose
+   * dt was not a finite float32 (0 was stored); counted once per frame.
+   */
+  public invalidTimes = 0;
+  /** Camera calls with a value repaired (position 0, rotation the identity, zoom 1). */
+  public invalidCameras = 0;
+  /** Events with a non-finite position or value (stored as 0). */
+  public invalidEvents = 0;
+  /** Events dropped: unknown kind, over `maxEventsPerFrame`, or a 65,537th event kind. */
+  public eventsDropped = 0;
+  /**
+   * Kind, label and event kind strings repaired (lone surrogates replaced by U+FFFD, cut to
+   * 65,536 UTF-16 units), and descriptions dropped because 65,536 kinds exist.
+   */
+  public invalidNames = 0;
   /** Entities refused because the id was not an integer in `[0, maxEntityId)`. */
   public idsOutOfRange = 0;
   /** Entities refused because the same id was recorded twice in one frame (the first is kept). */

@@ -3,13 +3,14 @@ import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { PrimitiveEncoder } from '../store/StaticLayers';
 import { DrawRecorder } from './DrawRecorder';
 import type { RecorderStats } from './RecorderStats';
+import type { WarnOnce } from '../validate/WarnOnce';
 
 /**
  * The recorder's encoder for `StaticLayers.set`: draws into an unbudgeted `DrawRecorder` (created on
  * first use) and returns a copy of its records, in the same format as a frame's primitives.
  *
  * @example
- * const layers = new StaticLayers(new StaticLayerEncoder(channels, stats, warn));
+ * const layers = new StaticLayers(new StaticLayerEncoder(channels, stats, new WarnOnce(console.warn)));
  * layers.set('walls', (draw) => draw.line(Channel.PHYSICS, 0, 0, 0, 10, 0, 0, 0xffffff));
  *
  * @internal The recorder's; not exported by any entry.
@@ -20,7 +21,7 @@ export class StaticLayerEncoder implements PrimitiveEncoder {
   public constructor(
     private readonly channels: ChannelRegistry,
     private readonly stats: RecorderStats,
-    private readonly warn: (key: string, message: string) => void,
+    private readonly warnings: WarnOnce,
   ) {}
 
   public encode(build: (draw: DebugDraw) => void): { words: Uint32Array; primCount: number } {
@@ -30,7 +31,7 @@ export class StaticLayerEncoder implements PrimitiveEncoder {
         paragraphRadius: 0,
         maxParagraphs: 4096,
         budgeted: false,
-      }, this.warn);
+      }, this.warnings);
     }
     const b = this.builder;
     b.reset();

@@ -1,3 +1,5 @@
+import { channelBudgetProblem, colorProblem, stringProblem } from '../validate/rules';
+
 /** The built-in channels; users register more, up to `MAX_CHANNELS`. */
 export const Channel = {
   AI: 0,
@@ -43,6 +45,8 @@ export class ChannelRegistry {
   private readonly listeners: Array<() => void> = [];
 
   public constructor(defaultBudget: number) {
+    const problem = channelBudgetProblem(defaultBudget);
+    if (problem !== null) throw new RangeError(`rewindable: the default channel ${problem}`);
     this.defaultBudget = defaultBudget;
     this.register('ai', { color: 0xffc83d });
     this.register('physics', { color: 0x4dd2ff });
@@ -51,20 +55,41 @@ export class ChannelRegistry {
 
   /**
    * Registers a channel, or returns the index of one already registered under that name.
-   * @throws RangeError when 32 channels already exist.
+   * Configuration, not game input: a bad argument throws and changes nothing.
+   * @throws RangeError when 32 channels already exist, the name is not a string of at most 65,536
+   *   well-formed UTF-16 units, the colour not an integer in [0, 0xFFFFFF], the budget not an
+   *   integer in [0, 2^20], or the recorder cannot allocate the staging the budget needs.
    */
   public register(name: string, options: ChannelOptions = {}): number {
+    const nameProblem = stringProblem(name);
+    if (nameProblem !== null) throw new RangeError(`rewindable: cannot register a channel whose name ${nameProblem}`);
     const existing = this.names.indexOf(name);
     if (existing >= 0) return existing;
     if (this.names.length >= MAX_CHANNELS) {
-      throw new RangeError(`rewindable: cannot register channel "${name}": all ${MAX_CHANNELS} channels are in use`);
+      throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}": all ${MAX_CHANNELS} channels are in use`);
     }
+    const color = options.color ?? 0xffffff;
+    const budget = options.budget ?? this.defaultBudget;
+    const problem = colorProblem(color) ?? channelBudgetProblem(budget);
+    if (problem !== null) throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}": ${problem}`);
     const index = this.names.length;
     this.names.push(name);
-    this.colors.push(options.color ?? 0xffffff);
-    this.budgets[index] = Math.max(0, Math.floor(options.budget ?? this.defaultBudget));
-    for (const l of this.listeners) l();
+    this.colors.push(color);
+    this.budgets[index] = budget;
+    try {
+      this.changed();
+    } catch (e) {
+      // Nothing changes when the listeners cannot follow (the staging could not be allocated).
+      this.names.pop();
+      this.colors.pop();
+      this.budgets[index] = 0;
+      throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}" with budget ${budget}: ${e instanceof Error ? e.message : String(e)}`);
+    }
     return index;
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
   }
 
   /** The index of a channel by name, or -1. */
@@ -87,11 +112,23 @@ export class ChannelRegistry {
     return this.names.map((name, index) => ({ index, name, color: this.colors[index], budget: this.budgets[index] }));
   }
 
-  /** Changes a channel's per-frame primitive budget. */
+  /**
+   * Changes a channel's per-frame primitive budget.
+   * @throws RangeError when there is no such channel, the budget is not an integer in [0, 2^20], or
+   *   the recorder cannot allocate the staging it needs (the budget is then unchanged).
+   */
   public setBudget(index: number, budget: number): void {
-    if (index < 0 || index >= this.names.length) throw new RangeError(`rewindable: no channel ${index}`);
-    this.budgets[index] = Math.max(0, Math.floor(budget));
-    for (const l of this.listeners) l();
+    if (!(index >= 0 && index < this.names.length && (index | 0) === index)) throw new RangeError(`rewindable: no channel ${index}`);
+    const problem = channelBudgetProblem(budget);
+    if (problem !== null) throw new RangeError(`rewindable: channel ${index}: ${problem}`);
+    const before = this.budgets[index];
+    this.budgets[index] = budget;
+    try {
+      this.changed();
+    } catch (e) {
+      this.budgets[index] = before;
+      throw new RangeError(`rewindable: channel ${index} cannot take budget ${budget}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   /** Sum of every registered channel's budget. */

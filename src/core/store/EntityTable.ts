@@ -48,6 +48,8 @@ export class EntityTable {
    */
   public readonly dir: Int32Array;
   public pool: Int32Array;
+  /** The id → handle map of a table made with `sparseIds` (dir and pool are then empty), else null. */
+  private readonly idMap: Map<number, number> | null;
   private poolPages = 0;
   private free: Int32Array;
   private freeCount = 0;
@@ -61,8 +63,10 @@ export class EntityTable {
    * @param lastSeenStorage Where `lastSeen` starts (the recorder places it in its kernel's memory, so
    *   that the WebAssembly resolve loop reads it); its length is then the initial capacity. A growth
    *   moves `lastSeen` to an ordinary array, like every other column.
+   * @param sparseIds Map ids through a hash map instead of pages of 4,096 ids: memory follows the
+   *   ids mapped, however far apart (a loaded replay's table; the recorder's hot loop reads the pages).
    */
-  public constructor(initialCapacity: number, public readonly maxEntityId: number, lastSeenStorage?: Int32Array) {
+  public constructor(initialCapacity: number, public readonly maxEntityId: number, lastSeenStorage?: Int32Array, sparseIds = false) {
     const cap = lastSeenStorage !== undefined ? lastSeenStorage.length : Math.max(16, initialCapacity | 0);
     this.ids = new Int32Array(cap);
     this.spawnFrames = new Int32Array(cap);
@@ -71,8 +75,9 @@ export class EntityTable {
     this.lastSeen = lastSeenStorage ?? new Int32Array(cap);
     this.lastSeen.fill(0);
     this.free = new Int32Array(cap);
-    this.dir = new Int32Array(Math.ceil(maxEntityId / PAGE_SIZE));
-    this.pool = new Int32Array(4 * PAGE_SIZE);
+    this.idMap = sparseIds ? new Map<number, number>() : null;
+    this.dir = new Int32Array(sparseIds ? 0 : Math.ceil(maxEntityId / PAGE_SIZE));
+    this.pool = new Int32Array(sparseIds ? 0 : 4 * PAGE_SIZE);
   }
 
   /** Handle capacity before the next growth. */
@@ -88,12 +93,18 @@ export class EntityTable {
   /** The handle currently mapped to a numeric id, or -1 (also for anything but an id in range). */
   public lookup(id: number): number {
     if (!(id >= 0 && id < this.maxEntityId && (id | 0) === id)) return -1;
+    if (this.idMap !== null) return this.idMap.get(id) ?? -1;
     const page = this.dir[id >>> PAGE_BITS];
     return page === 0 ? -1 : this.pool[page - 1 + (id & (PAGE_SIZE - 1))] - 1;
   }
 
   /** Maps `id` (in range) to `handle`; the page of its range is taken from the pool on first use. */
   public map(id: number, handle: number): void {
+    if (this.idMap !== null) {
+      if (handle < 0) this.idMap.delete(id);
+      else this.idMap.set(id, handle);
+      return;
+    }
     const p = id >>> PAGE_BITS;
     let page = this.dir[p];
     if (page === 0) {
@@ -180,6 +191,7 @@ export class EntityTable {
     for (let h = 0; h < this.next; h++) if (this.used[h]) this.release(h);
     this.dir.fill(0);
     this.pool.fill(0);
+    this.idMap?.clear();
     this.poolPages = 0;
     this.freeCount = 0;
     this.next = 0;

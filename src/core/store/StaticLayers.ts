@@ -1,4 +1,5 @@
 import type { DebugDraw } from '../draw/DebugDraw';
+import { MAX_STATIC_BYTES, MAX_STATIC_LAYERS, stringProblem } from '../validate/rules';
 
 /** One static layer: primitives encoded once, in the same record format as frames. */
 export interface StaticLayer {
@@ -42,14 +43,28 @@ export class StaticLayers {
   public constructor(private readonly encoder: PrimitiveEncoder | null = null) {}
 
   /**
-   * Builds (or rebuilds) a layer by drawing into it once.
-   * @throws Error when these layers have no encoder (they were loaded from a replay file).
+   * Builds (or rebuilds) a layer by drawing into it once. The primitives follow the per-frame rules
+   * (a non-finite coordinate or an unknown channel drops the primitive, counted in the recorder's
+   * stats). Configuration: a bad call throws and changes nothing (a layer being rebuilt stays as it was).
+   * @throws RangeError when the name is not a string of at most 65,536 well-formed UTF-16 units, a
+   *   4,097th layer is added, or all layers together would exceed 256 MiB of records; Error when
+   *   these layers have no encoder (they were loaded from a replay file); whatever `build` throws.
    */
   public set(name: string, build: (draw: DebugDraw) => void): StaticLayer {
     if (this.encoder === null) {
-      throw new Error(`rewindable: cannot draw static layer "${name}": these layers were loaded from a replay file; use setEncoded`);
+      throw new Error(`rewindable: cannot draw static layer "${String(name).slice(0, 64)}": these layers were loaded from a replay file; use setEncoded`);
+    }
+    const problem = stringProblem(name);
+    if (problem !== null) throw new RangeError(`rewindable: a static layer name ${problem}`);
+    if (!this.layers.has(name) && this.layers.size >= MAX_STATIC_LAYERS) {
+      throw new RangeError(`rewindable: cannot add static layer "${name.slice(0, 64)}": ${MAX_STATIC_LAYERS} layers exist`);
     }
     const { words, primCount } = this.encoder.encode(build);
+    let bytes = words.byteLength;
+    for (const l of this.layers.values()) if (l.name !== name) bytes += l.words.byteLength;
+    if (bytes > MAX_STATIC_BYTES) {
+      throw new RangeError(`rewindable: static layer "${name.slice(0, 64)}" would bring the layers to ${bytes} bytes, more than ${MAX_STATIC_BYTES}`);
+    }
     const layer: StaticLayer = { name, words, primCount, version: ++this.versionCounter };
     this.layers.set(name, layer);
     return layer;

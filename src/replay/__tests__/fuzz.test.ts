@@ -5,7 +5,13 @@ import { loadReplay } from '../loadReplay';
 import type { LoadedReplay } from '../loadReplay';
 import { ReplayError } from '../ReplayError';
 import { saveReplay } from '../saveReplay';
-import { makeRecording, recorderFingerprint, rng, splitFile, joinFile } from './helpers';
+import { HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_ENTITY_COUNT, H_TIME } from '../../core/format/layout';
+import { Recorder } from '../../core/record/Recorder';
+import type { ReplayErrorCode } from '../ReplayError';
+import {
+  expectSameFrames, fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, recorderFingerprint, rng, splitFile, sub,
+} from './helpers';
+import type { FileParts } from './helpers';
 
 const CASES_PER_FILE = 5200;
 const MAX_HANDLES = 4096;
@@ -130,5 +136,151 @@ describe('fuzzing loadReplay with real files', () => {
     // The corpus exercised the validators, not just one early exit.
     for (const code of ['TRUNCATED', 'CORRUPT', 'CHECKSUM', 'BAD_MAGIC', 'loaded']) expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
     expect(recorderFingerprint(rec)).toBe(fingerprint);
+  });
+});
+
+/** The encoded bytes of a short marker string (a MessagePack fixstr), to swap for hand-made bytes. */
+function fixstr(marker: string): number[] {
+  return [0xa0 | marker.length, ...Array.from(marker, (c) => c.charCodeAt(0))];
+}
+
+/** `bytes` with the one occurrence of `marker`'s encoding replaced by `by`. */
+function swap(bytes: Uint8Array, marker: string, by: number[]): Uint8Array {
+  const m = fixstr(marker);
+  let at = -1;
+  for (let i = 0; i + m.length <= bytes.length && at < 0; i++) if (m.every((b, k) => bytes[i + k] === b)) at = i;
+  expect(at).toBeGreaterThanOrEqual(0);
+  return new Uint8Array([...bytes.subarray(0, at), ...by, ...bytes.subarray(at + m.length)]);
+}
+
+function f64(v: number): number[] {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setFloat64(0, v);
+  return [0xcb, ...b];
+}
+
+describe('every class of bad file the loader once accepted is refused, typed, with a path', () => {
+  const base = makeRecording({ frames: 12, entities: 4, seed: 7 });
+  const file = saveReplay(base, { buildId: 'b', savedAt: 't' });
+  const edit = (fn: (p: FileParts) => void): Uint8Array => {
+    const p = splitFile(file);
+    fn(p);
+    return joinFile(p.version, p.header, p.frames);
+  };
+  const refused = (bytes: Uint8Array, code: ReplayErrorCode, path?: RegExp): void => {
+    let caught: unknown;
+    try {
+      decodeEverything(loadReplay(bytes));
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ReplayError);
+    expect((caught as ReplayError).code, String(caught)).toBe(code);
+    if (path !== undefined) expect((caught as ReplayError).path).toMatch(path);
+  };
+  /** Frame `i`'s words edited by `fn`, checksum fixed (codec none). */
+  const editWords = (i: number, fn: (w: Uint32Array, p: FileParts) => void): Uint8Array => edit((p) => {
+    const w = frameWords(p, i);
+    fn(w, p);
+    putFrameWords(p, i, w);
+    fixChecksum(p);
+  });
+
+  it('a rotation word that is not a unit quaternion: a code of 1023, or squares summing above 1 (entity, bone, camera)', () => {
+    const n = (w: Uint32Array) => w[H_ENTITY_COUNT];
+    refused(editWords(3, (w) => { w[HEADER_WORDS + 4 * n(w)] = (3 << 30) | 1023; }), 'CORRUPT', /^frames\[3\]\.rotations\[0\]$/);
+    refused(editWords(3, (w) => { w[HEADER_WORDS + 4 * n(w) + 1] = 3 << 30; }), 'CORRUPT', /^frames\[3\]\.rotations\[1\]$/);
+    refused(editWords(4, (w) => { w[H_CAM_ROT] = (1 << 30) | (1023 << 20); }), 'CORRUPT', /^frames\[4\]\.camera$/);
+    refused(editWords(5, (w) => {
+      expect(w[H_BONE_WORDS]).toBeGreaterThan(0);
+      w[HEADER_WORDS + 5 * n(w) + 1] = 0; // the first bone's rotation: three codes of 0
+    }), 'CORRUPT', /^frames\[5\]\.bones\[0\]$/);
+  });
+
+  it('times that go back', () => {
+    refused(editWords(6, (w) => { new Float64Array(w.buffer, 0, w.length >>> 1)[H_TIME / 2] = -5; }), 'CORRUPT', /^frames\[6\]\.time$/);
+  });
+
+  it('a float where an integer is due, even a whole one', () => {
+    refused(swap(edit((p) => sub(p.header, 'frames').set('first', 'FLOATVAL')), 'FLOATVAL', f64(base.reader.oldestFrame)), 'CORRUPT', /^header\.frames\.first$/);
+    refused(swap(edit((p) => { (sub(p.header, 'entities').get('id') as unknown[])[0] = 'FLOATVAL'; }), 'FLOATVAL', f64(100)), 'CORRUPT', /^header\.entities\.id\[0\]$/);
+  });
+
+  it('MessagePack extension types, anywhere (an unknown field too)', () => {
+    for (const ext of [[0xd4, 1, 0], [0xd7, 0xff, 0, 0, 0, 0, 0, 0, 0, 0], [0xc7, 1, 5, 0]]) {
+      refused(swap(edit((p) => p.header.set('extra', 'EXTENSION')), 'EXTENSION', ext), 'CORRUPT', /^header\.extra$/);
+      refused(swap(edit((p) => p.header.set('buildId', 'EXTENSION')), 'EXTENSION', ext), 'CORRUPT', /^header\.buildId$/);
+    }
+    refused(swap(edit((p) => p.header.set('extra', 'NEVERUSED')), 'NEVERUSED', [0xc1]), 'CORRUPT');
+  });
+
+  it('a key twice in one map, and a key that is not a string', () => {
+    refused(swap(edit((p) => sub(p.header, 'info').set('ZZZZ', 'again')), 'ZZZZ', fixstr('note')), 'CORRUPT', /^header\.info$/);
+    refused(swap(edit((p) => sub(p.header, 'info').set('KEY', 'x')), 'KEY', [0x07]), 'CORRUPT', /^header\.info$/);
+  });
+
+  it('strings that are not valid UTF-8 (a lone surrogate written as WTF-8)', () => {
+    refused(swap(edit((p) => sub(p.header, 'info').set('note', 'NOTE')), 'NOTE', [0xa3, 0xed, 0xa0, 0x80]), 'CORRUPT', /^header\.info\.note$/);
+  });
+
+  it('the version in any integer width: uint64 2 is NEWER_VERSION, uint64 1 loads, a negative one is CORRUPT', () => {
+    const withVersion = (v: number[]) => new Uint8Array([...file.subarray(0, 5), ...v, ...file.subarray(6)]);
+    expect(file[5]).toBe(1);
+    refused(withVersion([0xcf, 0, 0, 0, 0, 0, 0, 0, 2]), 'NEWER_VERSION', /^version$/);
+    refused(withVersion([0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), 'NEWER_VERSION', /^version$/);
+    decodeEverything(loadReplay(withVersion([0xcf, 0, 0, 0, 0, 0, 0, 0, 1])));
+    decodeEverything(loadReplay(withVersion([0xd1, 0, 1])));
+    refused(withVersion([0xd0, 0xff]), 'CORRUPT', /^version$/);
+  });
+
+  it('skeletons and channel options the recorder refuses', () => {
+    refused(edit((p) => p.header.set('skeletons', [new Array<number>(4096).fill(-1)])), 'CORRUPT', /^header\.skeletons\[0\]$/);
+    refused(edit((p) => p.header.set('skeletons', [[0]])), 'CORRUPT', /^header\.skeletons\[0\]$/);
+    refused(edit((p) => { (p.header.get('channels') as Array<Map<string, unknown>>)[0].set('budget', 2 ** 31); }), 'CORRUPT', /^header\.channels\[0\]\.budget$/);
+  });
+
+  it('memory follows what the file holds: one row naming handle 2^20 - 1, or 4,096 ids far apart', () => {
+    const one = new Recorder({ onWarning: () => {} });
+    one.beginFrame(0, 0.1);
+    one.entity(4, 1, 2, 3, 0, 0, 0, 1);
+    one.endFrame();
+    const small = (() => {
+      const p = splitFile(saveReplay(one, { buildId: '', savedAt: '' }));
+      sub(p.header, 'entities').set('handle', [2 ** 20 - 1]);
+      const w = frameWords(p, 0);
+      w[HEADER_WORDS] = (w[HEADER_WORDS] & 0xff000000) | (2 ** 20 - 1);
+      putFrameWords(p, 0, w);
+      fixChecksum(p);
+      return joinFile(p.version, p.header, p.frames);
+    })();
+    expect(small.length).toBeLessThan(500);
+    const a = loadReplay(small);
+    decodeEverything(a);
+    expect(a.entities.capacity).toBeLessThanOrEqual(1100);
+    expect(a.entities.ids[a.entities.lookup(4)]).toBe(4);
+
+    const many = new Recorder({ onWarning: () => {}, maxEntitiesPerFrame: 4096 });
+    many.beginFrame(0, 0.1);
+    for (let k = 0; k < 4096; k++) many.entity(k * 4096, k, 0, 0, 0, 0, 0, 1);
+    many.endFrame();
+    const b = loadReplay(saveReplay(many));
+    expect(b.entities.pool.byteLength + b.entities.dir.byteLength).toBeLessThan(1 << 20);
+    expect(b.entities.lookup(4095 * 4096)).toBeGreaterThanOrEqual(0);
+    expectSameFrames(many.reader, b.reader);
+  });
+
+  it('a real recording whose few lives hold large handles loads, renumbered, equal life for life', () => {
+    const rec = new Recorder({ onWarning: () => {}, maxFrames: 1 });
+    rec.beginFrame(0, 0.1);
+    for (let i = 0; i < 5000; i++) rec.entity(i, i, 0, 0, 0, 0, 0, 1);
+    rec.endFrame();
+    for (let f = 1; f < 3; f++) {
+      rec.beginFrame(f, 0.1);
+      rec.entity(9000 + f, 1, 2, 3, 0, 0, 0, 1);
+      rec.endFrame();
+    }
+    const replay = loadReplay(saveReplay(rec));
+    expect(replay.entities.capacity).toBeLessThan(100);
+    expectSameFrames(rec.reader, replay.reader);
   });
 });

@@ -166,6 +166,11 @@ describe('Sampler', () => {
     expect(out.camera[0]).toBeCloseTo(700, 3);
     expect(out.camera[7]).toBeCloseTo(1.7, 6);
     expect(() => new Sampler(rec.reader, { teleportThreshold: -1 })).toThrow(RangeError);
+    // The setter applies the constructor's rule and changes nothing when it throws.
+    for (const bad of [-1, NaN, '5' as unknown as number]) {
+      expect(() => { s.teleportThreshold = bad; }).toThrow(RangeError);
+      expect(s.teleportThreshold).toBe(Number.POSITIVE_INFINITY);
+    }
   });
 
   it('concrete mode shows the nearest recorded frame, unblended', () => {

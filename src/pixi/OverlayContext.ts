@@ -1,5 +1,6 @@
 import type { Application, Container } from 'pixi.js';
 import type { Recorder } from '../core/record/Recorder';
+import { WarnOnce } from '../core/validate/WarnOnce';
 import type { EntityBinding } from './binding';
 import type { CameraController } from './CameraController';
 import type { RewindOverlayOptions } from './RewindOverlayOptions';
@@ -43,14 +44,7 @@ export interface OverlayContext {
  * warn('find', 'binding.find threw'); // not again
  */
 export function warnOncePerKey(onWarning: (message: string) => void): (key: string, message: string) => void {
-  const warned = new Set<string>();
-  return (key, message) => {
-    if (warned.has(key)) return;
-    warned.add(key);
-    try {
-      onWarning(message);
-    } catch {
-      // A throwing warning handler must not take the game down.
-    }
-  };
+  // The recorder's helper: one implementation of "once per key, never throws".
+  const once = new WarnOnce(onWarning);
+  return (key, message) => once.warn(key, message);
 }

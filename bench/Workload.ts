@@ -9,6 +9,10 @@ import { SeededRandom } from './SeededRandom';
  * The state is flat typed arrays indexed by slot (`0 .. count-1`), the way a data-oriented game
  * keeps it. Slots are not stable: a despawn moves the last entity into the freed slot, which keeps
  * the order of ids unsorted. Positions and rotations are float32, as a game stores them.
+ *
+ * The options make it look like harder games (issue 17): heavy churn (`churnPerFrame`), sparse ids
+ * (`idSpace` up to 10^6 and beyond), and `order: 'sortY'`, every frame re-sorted by y as a 2D game
+ * sorts for depth.
  */
 
 /** Workload settings; see `DEFAULT_WORKLOAD_OPTIONS`. */
@@ -31,6 +35,12 @@ export interface WorkloadOptions {
   maxAngularSpeed: number;
   /** Simulation step in seconds. */
   dt: number;
+  /**
+   * The order of the entities in each frame: `slots`, the storage order (swap-remove on despawn, so
+   * only the despawned slots change); `sortY`, every frame re-sorted by y, as a 2D game sorts for
+   * depth (neighbours that crossed swap places, spawns land anywhere).
+   */
+  order: 'slots' | 'sortY';
 }
 
 /** The defaults merged under the options given to `new Workload(...)`. */
@@ -44,12 +54,24 @@ export const DEFAULT_WORKLOAD_OPTIONS: Readonly<WorkloadOptions> = {
   maxSpeed: 120,
   maxAngularSpeed: 3,
   dt: 1 / 60,
+  order: 'slots',
 };
+
+/** `sortY` sorts keys y-rank × 2^SLOT_BITS + slot: at most 2^SLOT_BITS slots. */
+const SLOT_BITS = 17;
+/** Levels y is quantised to in a sort key (ties keep the slot order). */
+const Y_LEVELS = 2 ** 30;
 
 /** Display flag toggled on a few entities per frame (same bit as `EntityFlags.DAMAGED`). */
 const FLAG_DAMAGED = 1;
 /** Flags a spawned entity may carry for its whole life (user bits 0x04..0x40). */
 const FLAG_USER_MASK = 0x7c;
+
+/** `a[0..n)` reordered so that position k holds what slot `perm[k]` held (through `scratch`). */
+function permute<T extends Int32Array | Float32Array | Uint8Array>(a: T, perm: Int32Array, n: number, scratch: T): void {
+  for (let k = 0; k < n; k++) scratch[k] = a[perm[k]];
+  a.set(scratch.subarray(0, n));
+}
 
 /**
  * The benchmark world. Call `step()` once per frame: the first call spawns the initial
@@ -107,6 +129,12 @@ export class Workload {
   private readonly freeIds: Int32Array;
   private freeHead = 0;
   private freeCount = 0;
+  /** `sortY`: the sort keys, and a scratch column the permutation goes through. */
+  private readonly sortKeys: Float64Array;
+  private readonly perm: Int32Array;
+  private readonly scratchI32: Int32Array;
+  private readonly scratchF32: Float32Array;
+  private readonly scratchU8: Uint8Array;
 
   public constructor(options: Partial<WorkloadOptions> = {}) {
     const o: WorkloadOptions = { ...DEFAULT_WORKLOAD_OPTIONS, ...options };
@@ -122,6 +150,10 @@ export class Workload {
     const idSpace = o.idSpace === 0 ? 8 * o.entities : o.idSpace;
     if (!(idSpace > o.entities + o.churnPerFrame && (idSpace | 0) === idSpace)) {
       throw new RangeError(`Workload: idSpace must be an integer above entities + churnPerFrame (got ${idSpace})`);
+    }
+    if (o.order !== 'slots' && o.order !== 'sortY') throw new RangeError(`Workload: order must be 'slots' or 'sortY' (got ${String(o.order)})`);
+    if (o.order === 'sortY' && o.entities + o.churnPerFrame > 2 ** SLOT_BITS) {
+      throw new RangeError(`Workload: order 'sortY' takes at most ${2 ** SLOT_BITS} entities + churn`);
     }
     this.options = Object.freeze({ ...o, idSpace });
     this.idSpace = idSpace;
@@ -146,6 +178,12 @@ export class Workload {
     this.dqw = new Float32Array(n);
     this.spawned = new Int32Array(Math.max(o.entities, o.churnPerFrame));
     this.despawned = new Int32Array(Math.max(1, o.churnPerFrame));
+    const sorted = o.order === 'sortY';
+    this.sortKeys = new Float64Array(sorted ? n : 0);
+    this.perm = new Int32Array(sorted ? n : 0);
+    this.scratchI32 = new Int32Array(sorted ? n : 0);
+    this.scratchF32 = new Float32Array(sorted ? n : 0);
+    this.scratchU8 = new Uint8Array(sorted ? n : 0);
     this.rng = new SeededRandom(o.seed);
     // Every id starts free, in a shuffled order: spawns get ids in no particular order and with gaps.
     this.freeIds = new Int32Array(idSpace);
@@ -172,6 +210,7 @@ export class Workload {
     this.despawnedCount = 0;
     if (this.frame === 0) {
       for (let i = 0; i < this.options.entities; i++) this.spawn();
+      if (this.options.order === 'sortY') this.sortByY();
       return;
     }
     const churn = this.options.churnPerFrame;
@@ -180,7 +219,45 @@ export class Workload {
     // A few entities get hurt or recover: a display flag that changes from frame to frame.
     for (let i = 0; i < churn; i++) this.flags[this.rng.below(this.count)] ^= FLAG_DAMAGED;
     this.move();
+    if (this.options.order === 'sortY') this.sortByY();
   }
+
+  /**
+   * Re-sorts every slot by y (ascending; equal quantised y keeps the slot order), moving all the
+   * per-slot state with it.
+   */
+  private sortByY(): void {
+    const n = this.count;
+    const keys = this.sortKeys;
+    const h = this.options.halfExtent;
+    const slots = 2 ** SLOT_BITS;
+    for (let s = 0; s < n; s++) {
+      const t = Math.min(Y_LEVELS - 1, Math.max(0, Math.floor(((this.y[s] + h) / (2 * h)) * Y_LEVELS)));
+      keys[s] = t * slots + s;
+    }
+    keys.subarray(0, n).sort();
+    const perm = this.perm;
+    // keys[k] % slots is the slot that goes to position k.
+    for (let k = 0; k < n; k++) perm[k] = keys[k] % slots;
+    permute(this.ids, perm, n, this.scratchI32);
+    permute(this.x, perm, n, this.scratchF32);
+    permute(this.y, perm, n, this.scratchF32);
+    permute(this.z, perm, n, this.scratchF32);
+    permute(this.qx, perm, n, this.scratchF32);
+    permute(this.qy, perm, n, this.scratchF32);
+    permute(this.qz, perm, n, this.scratchF32);
+    permute(this.qw, perm, n, this.scratchF32);
+    permute(this.vx, perm, n, this.scratchF32);
+    permute(this.vy, perm, n, this.scratchF32);
+    permute(this.vz, perm, n, this.scratchF32);
+    permute(this.dqx, perm, n, this.scratchF32);
+    permute(this.dqy, perm, n, this.scratchF32);
+    permute(this.dqz, perm, n, this.scratchF32);
+    permute(this.dqw, perm, n, this.scratchF32);
+    permute(this.flags, perm, n, this.scratchU8);
+    permute(this.asleep, perm, n, this.scratchU8);
+  }
+
 
   private spawn(): void {
     const s = this.count++;

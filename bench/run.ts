@@ -5,7 +5,8 @@
  * Options (after `npm run bench --`):
  * - `--quick`               fewer frames: a smoke run, figures less stable;
  * - `--section a,b`         only these sections (by name);
- * - `--peers a,b`           only these peers besides rewindable (names as in the table).
+ * - `--peers a,b`           only these peers besides rewindable (names as in the table);
+ * - `--workload a,b`        only these record workloads (current, churn, sorted, sparse, hostile).
  *
  * Raw results go to `bench/out/<section>.json` (git-ignored).
  */
@@ -44,7 +45,7 @@ function cpuModel(): string {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const known = new Set(['--quick', '--section', '--peers']);
+  const known = new Set(['--quick', '--section', '--peers', '--workload']);
   for (let i = 0; i < args.length; i++) {
     if (!args[i].startsWith('--')) continue;
     if (!known.has(args[i])) throw new Error(`unknown option ${args[i]} (known: ${[...known].join(', ')})`);
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     },
     quick: args.includes('--quick'),
     peers: optionList(args, '--peers'),
+    workloads: optionList(args, '--workload'),
     outDir,
   };
 

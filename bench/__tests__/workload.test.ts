@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../SeededRandom';
 import { Workload } from '../Workload';
+import { heavyChurn, RECORD_WORKLOADS, SPARSE_ID_SPACE, selectWorkloads } from '../sections/record';
 
 /** The live ids of the current frame, as a set. */
 function idSet(w: Workload): Set<number> {
@@ -233,5 +234,88 @@ describe('Workload', () => {
     expect(() => new Workload({ entities: 10, churnPerFrame: 11 })).toThrow(RangeError);
     expect(() => new Workload({ sleepingFraction: 1.5 })).toThrow(RangeError);
     expect(() => new Workload({ entities: 10, churnPerFrame: 2, idSpace: 12 })).toThrow(RangeError);
+    expect(() => new Workload({ order: 'random' as 'slots' })).toThrow(RangeError);
+    expect(() => new Workload({ entities: 2 ** 17, order: 'sortY', idSpace: 2 ** 20 })).toThrow(RangeError);
+  });
+
+  it("order 'sortY': every frame sorted by y, each entity carrying its own state along", () => {
+    const w = new Workload({ entities: 200, churnPerFrame: 6, order: 'sortY', seed: 11 });
+    let before = new Map<number, { p: number[]; q: number[]; asleep: number }>();
+    let moved = 0;
+    let prevOrder: number[] = [];
+    let unsorted = 0;
+    let jumps = 0;
+    for (let f = 0; f < 60; f++) {
+      w.step();
+      expect(w.count).toBe(200);
+      for (let i = 1; i < w.count; i++) if (w.y[i] < w.y[i - 1]) unsorted++;
+      const now = byId(w);
+      expect(now.size).toBe(200);
+      // An entity present in both frames moved by at most one step of its speed (its state moved with it).
+      const step = w.options.maxSpeed * w.dt * 1.001;
+      for (const [id, s] of now) {
+        const b = before.get(id);
+        if (b === undefined) continue;
+        if (Math.abs(s.p[0] - b.p[0]) > step || Math.abs(s.p[1] - b.p[1]) > step) jumps++;
+        if (b.asleep === 1 && (s.p[0] !== b.p[0] || s.p[1] !== b.p[1] || s.p[2] !== b.p[2])) jumps++;
+      }
+      // The order changes beyond the churned slots: entities overtake each other.
+      const order = Array.from(w.ids.subarray(0, w.count));
+      if (f > 0) {
+        const gone = new Set(Array.from(w.despawned.subarray(0, w.despawnedCount)));
+        const kept = prevOrder.filter((id) => !gone.has(id));
+        const keptNow = order.filter((id) => before.has(id));
+        for (let i = 0; i < kept.length; i++) if (kept[i] !== keptNow[i]) moved++;
+      }
+      prevOrder = order;
+      before = now;
+    }
+    expect(unsorted).toBe(0);
+    expect(jumps).toBe(0);
+    expect(moved).toBeGreaterThan(300);
+  });
+
+  it('sorts deterministically: same seed, same frames; slots order differs from the sorted one', () => {
+    const a = new Workload({ entities: 300, churnPerFrame: 9, order: 'sortY', idSpace: 1_000_000, seed: 5 });
+    const b = new Workload({ entities: 300, churnPerFrame: 9, order: 'sortY', idSpace: 1_000_000, seed: 5 });
+    const c = new Workload({ entities: 300, churnPerFrame: 9, idSpace: 1_000_000, seed: 5 });
+    for (let f = 0; f < 30; f++) {
+      a.step();
+      b.step();
+      c.step();
+      expect(snapshot(a)).toEqual(snapshot(b));
+    }
+    expect(Array.from(a.ids.subarray(0, a.count))).not.toEqual(Array.from(c.ids.subarray(0, c.count)));
+  });
+
+  it('spreads ids over the whole id space when asked (sparse ids)', () => {
+    const w = new Workload({ entities: 1000, churnPerFrame: 30, idSpace: 1_000_000, seed: 9 });
+    w.step();
+    const ids = Array.from(w.ids.subarray(0, w.count));
+    expect(Math.min(...ids)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...ids)).toBeLessThan(1_000_000);
+    // Spread: every tenth of the id space holds some of them.
+    const tenths = new Set(ids.map((id) => Math.floor(id / 100_000)));
+    expect(tenths.size).toBe(10);
+    for (let f = 1; f < 20; f++) {
+      w.step();
+      expect(w.spawnedCount).toBe(30);
+      expect(w.despawnedCount).toBe(30);
+    }
+  });
+});
+
+describe('record workloads', () => {
+  it('selects by name and builds each workload', () => {
+    expect(selectWorkloads([]).map((w) => w.name)).toEqual(['current', 'churn', 'sorted', 'sparse', 'hostile']);
+    expect(selectWorkloads(['HOSTILE', 'churn']).map((w) => w.name)).toEqual(['churn', 'hostile']);
+    expect(() => selectWorkloads(['chaos'])).toThrow(/unknown workload "chaos"/);
+    const hostile = RECORD_WORKLOADS.find((w) => w.name === 'hostile');
+    if (hostile === undefined) throw new Error('no hostile workload');
+    const w = new Workload({ ...hostile.options(10000), entities: 10000 });
+    expect(w.options.churnPerFrame).toBe(300);
+    expect(w.options.order).toBe('sortY');
+    expect(w.idSpace).toBe(SPARSE_ID_SPACE);
+    expect(heavyChurn(1000)).toBe(30);
   });
 });

@@ -17,6 +17,8 @@ export interface BenchContext {
   quick: boolean;
   /** Names given with `--peers a,b` (empty: all). Sections that compare peers honour it. */
   peers: readonly string[];
+  /** Names given with `--workload a,b` (absent or empty: all). Sections with workloads honour it. */
+  workloads?: readonly string[];
   /** Directory for raw results (`bench/out`, git-ignored). */
   outDir: string;
   /**

@@ -14,7 +14,7 @@ import type { PeerRole, RecordPeer } from '../peers/RecordPeer';
 import { RewindablePeer } from '../peers/RewindablePeer';
 import { StructuredClonePeer } from '../peers/StructuredClonePeer';
 import { TypedArrayPeer } from '../peers/TypedArrayPeer';
-import { DEFAULT_WORKLOAD_OPTIONS, Workload } from '../Workload';
+import { DEFAULT_WORKLOAD_OPTIONS, Workload, type WorkloadOptions } from '../Workload';
 
 /**
  * The record section: the cost of keeping every frame of the workload in a 900-frame ring, for
@@ -56,6 +56,61 @@ export const RECORD_PLANS: readonly RecordPlan[] = [
 export const QUICK_RECORD_PLANS: readonly RecordPlan[] = [
   { entities: 1000, warmFrames: 100, timedFrames: 200 },
   { entities: 10000, warmFrames: 20, timedFrames: 30 },
+];
+
+/**
+ * Workloads every peer records, on the same frames: the original one, and what real games do to
+ * it (issue 17): heavy churn, an order re-sorted every frame, sparse ids, and all three at once.
+ */
+export interface RecordWorkload {
+  /** Short name (`--workload`, the figures' names). */
+  name: string;
+  /** What it is, for the table's heading. */
+  label: string;
+  /** The workload's options at `entities` entities (merged over the defaults). */
+  options(entities: number): Partial<WorkloadOptions>;
+}
+
+/** Entities replaced per frame in the churning workloads: 3% of them. */
+export function heavyChurn(entities: number): number {
+  return Math.ceil(0.03 * entities);
+}
+
+/** The id space of the sparse workloads: ids spread over [0, 10^6). */
+export const SPARSE_ID_SPACE = 1_000_000;
+
+export const RECORD_WORKLOADS: readonly RecordWorkload[] = [
+  { name: 'current', label: `${DEFAULT_WORKLOAD_OPTIONS.churnPerFrame} spawn + ${DEFAULT_WORKLOAD_OPTIONS.churnPerFrame} despawn per frame (swap-remove), ids in [0, 8N), storage order`, options: () => ({}) },
+  { name: 'churn', label: '3% of the entities replaced per frame (swap-remove)', options: (n) => ({ churnPerFrame: heavyChurn(n) }) },
+  { name: 'sorted', label: 'the whole order re-sorted by y every frame', options: () => ({ order: 'sortY' }) },
+  { name: 'sparse', label: 'ids spread over [0, 10^6)', options: () => ({ idSpace: SPARSE_ID_SPACE }) },
+  {
+    name: 'hostile', label: '3% replaced per frame, re-sorted by y, ids over [0, 10^6)',
+    options: (n) => ({ churnPerFrame: heavyChurn(n), order: 'sortY', idSpace: SPARSE_ID_SPACE }),
+  },
+];
+
+/**
+ * The workloads named by `--workload` (all when `names` is empty), in the order above. Throws on an
+ * unknown name.
+ *
+ * @example
+ * selectWorkloads(['hostile']).map((w) => w.name); // ['hostile']
+ */
+export function selectWorkloads(names: readonly string[]): RecordWorkload[] {
+  const wanted = names.map((n) => n.toLowerCase());
+  for (const n of wanted) {
+    if (!RECORD_WORKLOADS.some((w) => w.name === n)) {
+      throw new Error(`unknown workload "${n}" (known: ${RECORD_WORKLOADS.map((w) => w.name).join(', ')})`);
+    }
+  }
+  return RECORD_WORKLOADS.filter((w) => wanted.length === 0 || wanted.includes(w.name));
+}
+
+/** Plans of the workloads beyond `current` (fewer frames: five workloads, every peer). */
+export const EXTRA_RECORD_PLANS: readonly RecordPlan[] = [
+  { entities: 1000, warmFrames: 300, timedFrames: 600 },
+  { entities: 10000, warmFrames: 100, timedFrames: 200 },
 ];
 
 /** How to make each peer for a workload. */
@@ -105,6 +160,8 @@ export function selectPeers(names: readonly string[]): PeerFactory[] {
 /** What one peer measured at one size. */
 export interface PeerResult {
   peer: string;
+  /** The workload's name (`RECORD_WORKLOADS`). */
+  workload: string;
   role: PeerRole;
   note: string;
   entities: number;
@@ -150,10 +207,11 @@ function heapAndBuffers(): number {
  */
 export async function runPeer(
   factory: PeerFactory, plan: RecordPlan, context: BenchContext, maxFrames = MAX_FRAMES,
+  workload: RecordWorkload = RECORD_WORKLOADS[0],
 ): Promise<PeerResult> {
   const wall0 = performance.now();
   context.collectGarbage();
-  const world = new Workload({ entities: plan.entities, seed: SEED });
+  const world = new Workload({ ...workload.options(plan.entities), entities: plan.entities, seed: SEED });
   const want = new DecodedFrame();
   const got = new DecodedFrame();
   const totalFrames = maxFrames + plan.warmFrames + plan.timedFrames;
@@ -199,7 +257,7 @@ export async function runPeer(
 
   // 3. Timed: the ring evicts on every frame.
   // Every peer waits for the machine's fast state before its timed frames (see BenchContext.settle).
-  const probeMs = await context.settle(`${factory.name} N=${plan.entities}`);
+  const probeMs = await context.settle(`${factory.name} ${workload.name} N=${plan.entities}`);
   const gc = new GcMonitor();
   gc.start();
   const t0 = performance.now();
@@ -237,6 +295,7 @@ export async function runPeer(
   const bytesFromHeap = !Number.isFinite(storedBytes);
   const result: PeerResult = {
     peer: peer.name,
+    workload: workload.name,
     role: peer.role,
     note: peer.note,
     entities: plan.entities,
@@ -325,10 +384,49 @@ function round(value: number, digits: number): number | null {
   return Math.round(value * p) / p;
 }
 
+/** Entities, and lives replaced per frame, of the spawn-plus-death measurement. */
+export const SPAWN_DEATH_PLAN = { entities: 10000, churnPerFrame: 1000 } as const;
+
+/** What `measureSpawnDeath` found. */
+export interface SpawnDeathResult {
+  /** The recorder on the same frames without churn, and with `churnPerFrame` lives replaced a frame. */
+  still: PeerResult;
+  churning: PeerResult;
+  /** (churning − still) ns per frame / lives replaced per frame. */
+  nsPerLife: number;
+}
+
 /**
- * The record section: every peer at every planned size, the tables, the targets of issue 2, and the
- * figures `recordNsPerEntity1k`, `recordNsPerEntity10k`, `bytesPerEntity`, `maxQuatErrorDeg`,
- * `bestPeerRecordNsPerEntity1k` (plus a few more) for the final JSON line.
+ * Spawn plus death, per life, on its own: rewindable (columns) at 10,000 entities in storage order
+ * with no churn, then with 1,000 of them replaced every frame (each one a `despawn`, a new life
+ * with `describe`, and later the release of its handle when its last frame is evicted); the
+ * difference per frame, divided by the lives replaced.
+ *
+ * @example
+ * const { nsPerLife } = await measureSpawnDeath(context, plan);
+ */
+export async function measureSpawnDeath(context: BenchContext, plan: RecordPlan, maxFrames = MAX_FRAMES): Promise<SpawnDeathResult> {
+  const n = plan.entities;
+  const churn = Math.min(n, Math.round((SPAWN_DEATH_PLAN.churnPerFrame * n) / SPAWN_DEATH_PLAN.entities));
+  const still: RecordWorkload = { name: 'still', label: 'no churn', options: () => ({ churnPerFrame: 0 }) };
+  const churning: RecordWorkload = { name: 'lives', label: `${churn} lives a frame`, options: () => ({ churnPerFrame: churn }) };
+  const a = await runPeer(RECORD_PEERS[0], plan, context, maxFrames, still);
+  const b = await runPeer(RECORD_PEERS[0], plan, context, maxFrames, churning);
+  return { still: a, churning: b, nsPerLife: churn > 0 ? ((b.medianNs - a.medianNs) * n) / churn : NaN };
+}
+
+/** Figure-name form of a workload and size: `Hostile10k`. */
+function suffix(workload: string, entities: number): string {
+  const size = entities % 1000 === 0 ? `${entities / 1000}k` : String(entities);
+  return `${workload[0].toUpperCase()}${workload.slice(1)}${size}`;
+}
+
+/**
+ * The record section: every peer on every workload at every planned size, the tables, the targets
+ * of issues 2 and 17, and the figures `recordNsPerEntity1k`, `recordNsPerEntity10k`,
+ * `bytesPerEntity`, `maxQuatErrorDeg`, `bestPeerRecordNsPerEntity1k`, the hostile workload's
+ * `recordNsPerEntityHostile1k`/`10k`, `spawnDeathNsPerLife` (plus a few more) for the final JSON line.
+ * `--workload a,b` runs only those workloads.
  *
  * @example
  * const { figures } = await recordSection.run(context);
@@ -336,26 +434,37 @@ function round(value: number, digits: number): number | null {
 export const recordSection: BenchSection = {
   name: 'record',
   async run(context: BenchContext): Promise<SectionResult> {
-    const plans = context.quick ? QUICK_RECORD_PLANS : RECORD_PLANS;
     const factories = selectPeers(context.peers);
+    const workloads = selectWorkloads(context.workloads ?? []);
     const all: PeerResult[] = [];
-    const churn = DEFAULT_WORKLOAD_OPTIONS.churnPerFrame;
     context.log(`## record — a ${MAX_FRAMES}-frame ring, ns per entity per frame (only the record call is timed)`);
-    for (const plan of plans) {
-      const results: PeerResult[] = [];
-      for (const factory of factories) {
-        const r = await runPeer(factory, plan, context);
-        results.push(r);
-        all.push(r);
+    for (const workload of workloads) {
+      const current = workload.name === 'current';
+      const plans = context.quick ? QUICK_RECORD_PLANS : current ? RECORD_PLANS : EXTRA_RECORD_PLANS;
+      for (const plan of plans) {
+        const results: PeerResult[] = [];
+        for (const factory of factories) {
+          const r = await runPeer(factory, plan, context, MAX_FRAMES, workload);
+          results.push(r);
+          all.push(r);
+        }
+        context.log('');
+        context.log(
+          `workload ${workload.name}: N = ${grouped(plan.entities)} entities (~30% asleep), ${workload.label}: ` +
+          `${MAX_FRAMES} fill frames, ${plan.warmFrames} warm-up frames, then ${plan.timedFrames} timed frames, each evicting the oldest`,
+        );
+        for (const line of tableFor(results)) context.log(line);
       }
-      context.log('');
-      context.log(
-        `N = ${grouped(plan.entities)} entities (~30% asleep, ${churn} spawn + ${churn} despawn per frame): ` +
-        `${MAX_FRAMES} fill frames, ${plan.warmFrames} warm-up frames, then ${plan.timedFrames} timed frames, each evicting the oldest`,
-      );
-      for (const line of tableFor(results)) context.log(line);
     }
+    const lifePlan = context.quick ? { entities: 10000, warmFrames: 20, timedFrames: 40 } : { entities: SPAWN_DEATH_PLAN.entities, warmFrames: 100, timedFrames: 200 };
+    const lives = workloads.some((w) => w.name === 'hostile') ? await measureSpawnDeath(context, lifePlan) : null;
     context.log('');
+    if (lives) {
+      context.log(`spawn + death per life (rewindable, N = ${grouped(lifePlan.entities)}, storage order): ` +
+        `${fixed(lives.still.medianNs, 2)} ns/entity without churn, ${fixed(lives.churning.medianNs, 2)} ns/entity with ` +
+        `${grouped(SPAWN_DEATH_PLAN.churnPerFrame)} lives replaced a frame: ${fixed(lives.nsPerLife, 1)} ns per life ` +
+        `(probe ${fixed(lives.still.probeMs, 2)} / ${fixed(lives.churning.probeMs, 2)} ms)`);
+    }
     context.log('B/ent/frame: stored bytes / 900 frames / N ("~": no byte form, retained heap instead).');
     context.log('retained MB: heap + array buffers still reachable after a forced GC, 900 frames held.');
     context.log('GC: pauses that began in the timed window (n collections / major ones).');
@@ -365,21 +474,24 @@ export const recordSection: BenchSection = {
       if (r) context.log(`  ${r.peer}: ${r.note}`);
     }
 
-    const at = (peer: string, n: number): PeerResult | undefined => all.find((r) => r.peer === peer && r.entities === n);
-    const sizes = plans.map((p) => p.entities);
-    const small = sizes[0];
-    const large = sizes[sizes.length - 1];
+    const at = (peer: string, n: number, workload = 'current'): PeerResult | undefined =>
+      all.find((r) => r.peer === peer && r.entities === n && r.workload === workload);
+    const best = (n: number, workload = 'current'): PeerResult | undefined =>
+      all.filter((r) => r.role === 'library' && r.entities === n && r.workload === workload).sort((a, b) => a.medianNs - b.medianNs)[0];
+    const sizesOf = (w: string): number[] => [...new Set(all.filter((r) => r.workload === w).map((r) => r.entities))];
+    const currentSizes = sizesOf('current');
+    const small = currentSizes[0] ?? 1000;
+    const large = currentSizes[currentSizes.length - 1] ?? 10000;
     const rw1 = at('rewindable', small);
     const rw10 = at('rewindable', large);
     const call1 = at('rewindable entity()', small);
     const call10 = at('rewindable entity()', large);
     const js1 = at('rewindable columns JS', small);
     const js10 = at('rewindable columns JS', large);
-    const best = (n: number): PeerResult | undefined =>
-      all.filter((r) => r.role === 'library' && r.entities === n).sort((a, b) => a.medianNs - b.medianNs)[0];
     const best1 = best(small);
     const best10 = best(large);
-    const maxDeg = Math.max(...all.filter((r) => r.role === 'subject' || r.role === 'variant').map((r) => r.maxQuatErrorDeg));
+    const subjects = all.filter((r) => r.role === 'subject' || r.role === 'variant');
+    const maxDeg = subjects.length > 0 ? Math.max(...subjects.map((r) => r.maxQuatErrorDeg)) : NaN;
     const ringMB = rw1 ? rw1.storedBytes / 1e6 : NaN;
     const defaultFrames = defaultArenaFrames(small);
 
@@ -408,6 +520,41 @@ export const recordSection: BenchSection = {
       { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
     ], targetRows)) context.log(line);
 
+    // Issue 17: every workload, every size.
+    const rows17: string[][] = [];
+    const check17 = (name: string, value: string, ok: boolean | null): void => {
+      rows17.push([name, value, ok === null ? 'n/a' : ok ? 'met' : 'MISSED']);
+    };
+    const workloadFigures: BenchFigures = {};
+    for (const w of workloads) {
+      for (const n of sizesOf(w.name)) {
+        const cols = at('rewindable', n, w.name);
+        const call = at('rewindable entity()', n, w.name);
+        const peer = best(n, w.name);
+        const tag = `${w.name}, N=${grouped(n)}`;
+        if (cols) {
+          check17(`entityColumns ≤ 15 ns/entity median, ${tag}`, fixed(cols.medianNs, 2), cols.medianNs <= 15);
+          check17(`p99 frame ≤ 3× median, ${tag}`, `${fixed(cols.p99Ns, 2)} (${ratio(cols.p99Ns / cols.medianNs)})`, cols.p99Ns <= 3 * cols.medianNs);
+          if (peer) check17(`≥ 5× the best library peer (${peer.peer}), ${tag}`, ratio(peer.medianNs / cols.medianNs), peer.medianNs / cols.medianNs >= 5);
+          if (w.name !== 'current') workloadFigures[`recordNsPerEntity${suffix(w.name, n)}`] = round(cols.medianNs, 2);
+        }
+        if (call) {
+          check17(`entity() ≤ 20 ns/entity median, ${tag}`, fixed(call.medianNs, 2), call.medianNs <= 20);
+          if (w.name !== 'current') workloadFigures[`recordCallNsPerEntity${suffix(w.name, n)}`] = round(call.medianNs, 2);
+        }
+      }
+    }
+    if (lives) check17('spawn + death ≤ 150 ns per life', fixed(lives.nsPerLife, 1), lives.nsPerLife <= 150);
+    if (rows17.length > 0) {
+      context.log('');
+      context.log('targets (issue 17), this run:');
+      for (const line of formatTable([
+        { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
+      ], rows17)) context.log(line);
+    }
+
+    const hostile1 = at('rewindable', 1000, 'hostile');
+    const hostile10 = at('rewindable', 10000, 'hostile');
     const figures: BenchFigures = {
       recordNsPerEntity1k: round(rw1?.medianNs ?? NaN, 2),
       recordNsPerEntity10k: round(rw10?.medianNs ?? NaN, 2),
@@ -426,7 +573,17 @@ export const recordSection: BenchSection = {
       bytesPerEntity10k: round(rw10?.bytesPerEntityFrame ?? NaN, 3),
       ringMB900x1k: round(ringMB, 2),
       defaultArenaFrames1k: defaultFrames,
+      recordNsPerEntityHostile1k: round(hostile1?.medianNs ?? NaN, 2),
+      recordNsPerEntityHostile10k: round(hostile10?.medianNs ?? NaN, 2),
+      recordCallNsPerEntityHostile10k: round(at('rewindable entity()', 10000, 'hostile')?.medianNs ?? NaN, 2),
+      recordP99NsPerEntityHostile10k: round(hostile10?.p99Ns ?? NaN, 2),
+      bestPeerRecordNsPerEntityHostile10k: round(best(10000, 'hostile')?.medianNs ?? NaN, 2),
+      spawnDeathNsPerLife: round(lives?.nsPerLife ?? NaN, 1),
+      ...workloadFigures,
     };
-    return { figures, details: { maxFrames: MAX_FRAMES, seed: SEED, plans, results: all } };
+    return {
+      figures,
+      details: { maxFrames: MAX_FRAMES, seed: SEED, workloads: workloads.map((w) => ({ name: w.name, label: w.label })), results: all, spawnDeath: lives },
+    };
   },
 };

@@ -1,9 +1,9 @@
-import { quatIsEncodableAt } from '../math/quat';
-import { EntityFlags, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES } from '../format/layout';
+import { HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { WarnOnce } from '../validate/WarnOnce';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
 import { DeathQueue } from './DeathQueue';
+import { EntityRepair } from './EntityRepair';
 import { type EntityTable, ID_PAGE_BITS } from '../store/EntityTable';
 import type { FrameRing } from '../store/FrameRing';
 import type { RecorderStats } from './RecorderStats';
@@ -111,14 +111,8 @@ export class EntityResolver {
   /** This frame's `continueRun` runs as [start, end) pairs (entry indices), for `collectDeaths`. */
   private readonly runBounds = new Int32Array(2 * MAX_RUNS);
   private runCount = 0;
-  /**
-   * The previous frame's entity words and positions, copied when the open frame's reservation
-   * evicted it (a ring of one frame, or frames larger than half the arena): `repairPosition` still
-   * finds an entity's last position there. Allocated on first use.
-   */
-  private snapshot: Uint32Array | null = null;
-  private snapshotFrame = -1;
-  private snapshotCount = 0;
+  /** Repairs of invalid positions and rotations, and compaction after dropped entries (rare). */
+  private readonly repair: EntityRepair;
 
   private readonly kernel: EntityKernel;
   private readonly ring: FrameRing;
@@ -159,6 +153,10 @@ export class EntityResolver {
     this.despawnIds = new Int32Array(capacity);
     this.despawnAt = new Int32Array(capacity);
     this.deaths = new DeathQueue(context.table.capacity);
+    this.repair = new EntityRepair({
+      kernel, ring: this.ring, table: this.table, reader: this.reader, stats: this.stats, warnings: this.warnings,
+      ids: this.ids, flags: this.flags, keptIndex: this.keptIndex,
+    });
   }
 
   /** Starts a frame: forgets the previous frame's counts and queued despawns. */
@@ -187,12 +185,7 @@ export class EntityResolver {
    * to make room for the frame after it (called before that frame is written).
    */
   public keepPrevious(frame: number, at: number): void {
-    const u = this.ring.u32;
-    const n = u[at + H_ENTITY_COUNT];
-    if (this.snapshot === null) this.snapshot = new Uint32Array(this.ids.length * 4);
-    this.snapshot.set(u.subarray(at + HEADER_WORDS, at + HEADER_WORDS + n * 4));
-    this.snapshotFrame = frame;
-    this.snapshotCount = n;
+    this.repair.keepPrevious(frame, at);
   }
 
   /** Releases the handles of lives whose last frame is `frame` or older (that frame was evicted). */
@@ -204,7 +197,7 @@ export class EntityResolver {
   public clear(): void {
     this.deaths.clear();
     this.prevCount = 0;
-    this.snapshotFrame = -1;
+    this.repair.clear();
   }
 
   /**
@@ -245,7 +238,8 @@ export class EntityResolver {
         // previous frame's entries.
         let end = d < despawns ? despawnAt[d] : n;
         if (end > prevCount) end = prevCount;
-        if (end > i) {
+        // An entry out of place (a reordered frame) skips the call: `continueRun` would stop at it.
+        if (end > i && this.ids[i] === this.prevIds[i]) {
           const j = this.continueRun(i, end, dropped, frame, base);
           if (dropped > 0) for (let k = i; k < j; k++) keptIndex[k] = k - dropped;
           continued += j - i;
@@ -300,7 +294,8 @@ export class EntityResolver {
       if (isContinued) continued++;
       const X = this.kernel.x, Y = this.kernel.y, Z = this.kernel.z;
       if (badPositions !== 0 && X[i] - X[i] + Y[i] - Y[i] + Z[i] - Z[i] !== 0) {
-        this.repairPosition(frame, i, h, isContinued, base < 0 ? -1 : base + n + i * 3);
+        this.repair.position(frame, i, h, isContinued, base < 0 ? -1 : base + n + i * 3);
+        this.sanitized++;
       }
       this.handles[m] = h;
       this.keptIds[m] = id;
@@ -313,8 +308,8 @@ export class EntityResolver {
     // Bones and rotation repairs read keptIndex for every entry.
     if (dropped === 0 && (needKeptIndex || badRotations !== 0)) this.startKeptIndex(n);
     while (d < despawns) this.endLife(this.despawnIds[d++]);
-    if (badRotations !== 0) this.repairRotations(n, base);
-    if (base >= 0 && m < n) this.compact(n, m, base);
+    if (badRotations !== 0) this.sanitized += this.repair.rotations(n, base);
+    if (base >= 0 && m < n) this.repair.compact(n, m, base);
     // Every life of the previous frame continued: none died (the usual frame), no need to look.
     if (continued < prevCount) this.collectDeaths(frame);
     // This frame's lives become the previous frame's.
@@ -427,86 +422,6 @@ export class EntityResolver {
   private startKeptIndex(i: number): void {
     const k = this.keptIndex;
     for (let j = 0; j < i; j++) k[j] = j;
-  }
-
-  /**
-   * Counts the kept entries whose quaternion could not be encoded (the kernel stored the identity)
-   * and flags them SANITIZED (`quatIsEncodableAt`, the codec's own test).
-   */
-  private repairRotations(n: number, base: number): void {
-    const k = this.kernel;
-    for (let i = 0; i < n; i++) {
-      const at = this.keptIndex[i];
-      if (at < 0 || quatIsEncodableAt(k.qx, k.qy, k.qz, k.qw, i)) continue;
-      this.stats.invalidRotations++;
-      this.sanitized++;
-      if (!this.warnings.has('quat')) this.warnings.warn('quat', `rewindable: entity ${this.ids[i]} has a quaternion that cannot be encoded (zero, NaN, infinite, or a norm below about 1e-10 or above about 1e10); the identity was stored`);
-      if (base >= 0) this.ring.u32[base + at] |= EntityFlags.SANITIZED << HANDLE_BITS;
-    }
-  }
-
-  /**
-   * Closes the gaps dropped entries left: the kernel wrote positions and rotations for all `n`
-   * staged entries, laid out for `n`; the kept `m` move to their kept index, then the sections move
-   * to where a frame of `m` entities has them.
-   */
-  private compact(n: number, m: number, base: number): void {
-    const u = this.ring.u32;
-    const p = base + n;
-    const r = base + 4 * n;
-    for (let i = 0; i < n; i++) {
-      const k = this.keptIndex[i];
-      if (k < 0 || k === i) continue;
-      u[p + k * 3] = u[p + i * 3];
-      u[p + k * 3 + 1] = u[p + i * 3 + 1];
-      u[p + k * 3 + 2] = u[p + i * 3 + 2];
-      u[r + k] = u[r + i];
-    }
-    u.copyWithin(base + m, p, p + m * 3);
-    u.copyWithin(base + m * 4, r, r + m);
-  }
-
-  /**
-   * Replaces entry `i`'s invalid position by the entity's last stored one (or the origin), in the
-   * arena at word `at` (when ≥ 0), and flags the entry SANITIZED.
-   */
-  private repairPosition(frame: number, i: number, h: number, continued: boolean, at: number): void {
-    if (at >= 0) {
-      // The entity's index in the previous frame: most games keep their order, so try i first.
-      const prev = frame - 1;
-      let found = false;
-      if (continued && this.reader.has(prev)) {
-        const li = this.reader.indexOf(prev, h, i);
-        found = li >= 0 && this.reader.positionAt(prev, li, this.ring.f32, at);
-      } else if (continued && this.snapshotFrame === prev) {
-        found = this.positionFromSnapshot(h, i, at);
-      }
-      if (!found) {
-        const f = this.ring.f32;
-        f[at] = 0;
-        f[at + 1] = 0;
-        f[at + 2] = 0;
-      }
-    }
-    this.flags[i] |= EntityFlags.SANITIZED;
-    this.stats.invalidPositions++;
-    this.sanitized++;
-    if (!this.warnings.has('nan')) this.warnings.warn('nan', `rewindable: entity ${this.table.ids[h]} has a NaN or infinite position; its last good position was stored`);
-  }
-
-  /** Copies handle `h`'s position from the snapshot (`keepPrevious`) to word `at`; false when absent. */
-  private positionFromSnapshot(h: number, hint: number, at: number): boolean {
-    const s = this.snapshot;
-    const n = this.snapshotCount;
-    if (s === null) return false;
-    let j = hint < n && (s[hint] & HANDLE_MASK) === h ? hint : -1;
-    for (let k = 0; j < 0 && k < n; k++) if ((s[k] & HANDLE_MASK) === h) j = k;
-    if (j < 0) return false;
-    const u = this.ring.u32;
-    u[at] = s[n + j * 3];
-    u[at + 1] = s[n + j * 3 + 1];
-    u[at + 2] = s[n + j * 3 + 2];
-    return true;
   }
 
   /**

@@ -7,13 +7,36 @@ import type { OverlayContext } from './OverlayContext';
 import type { OverlayHud, ShownTime } from './OverlayHud';
 import type { OverlayView } from './OverlayView';
 import { Pausables } from './Pausables';
-import type { ShowReplayOptions } from './RewindOverlayOptions';
+import type { ShowReplayOptions, ShowReplaySource } from './RewindOverlayOptions';
 
 /** What `ReplaySession.showReplay` shows: a reader with its static layers and bookmarks (all resolved). */
 export interface ResolvedReplay {
   readonly reader: FrameReader;
   readonly staticLayers: StaticLayers | null;
   readonly bookmarks: ReadonlyArray<Readonly<ReplayBookmark>>;
+}
+
+/**
+ * Resolves what `RewindOverlay.showReplay` was given (a `{ reader, ... }` source or a bare
+ * `FrameReader`) into a `ResolvedReplay`: what `options` gives wins over the source's.
+ *
+ * @internal
+ *
+ * @example
+ * session.showReplay(resolveReplay(loadReplay(bytes), {}), {}, false);
+ */
+export function resolveReplay(source: ShowReplaySource | FrameReader, options: ShowReplayOptions): ResolvedReplay {
+  const s: ShowReplaySource = isReplaySource(source) ? source : { reader: source };
+  return {
+    reader: s.reader,
+    staticLayers: options.staticLayers !== undefined ? options.staticLayers : (s.staticLayers ?? null),
+    bookmarks: options.bookmarks ?? s.bookmarks ?? [],
+  };
+}
+
+/** Whether `source` is a `{ reader, ... }` source rather than a bare `FrameReader`. */
+function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowReplaySource {
+  return typeof (source as Partial<ShowReplaySource>).reader === 'object' && (source as ShowReplaySource).reader !== null;
 }
 
 /**

@@ -1,23 +1,22 @@
 import type { Application, Container, Ticker } from 'pixi.js';
-import { nearestMarker } from '../core/playback/nearestMarker';
 import { Playback } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { PlaybackState } from '../core/playback/TimeControl';
 import type { FrameReader } from '../core/read/FrameReader';
 import type { Recorder } from '../core/record/Recorder';
 import type { EntityBinding } from './binding';
-import { recordWorldCamera } from './camera';
 import { CameraController, type CameraMode } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
-import {
-  DEFAULT_KEY_BINDINGS, KeyboardControls, channelOfCommand, type KeyBindings, type OverlayCommand,
-} from './KeyboardControls';
+import { DEFAULT_KEY_BINDINGS, KeyboardControls, type KeyBindings, type OverlayCommand } from './KeyboardControls';
 import { warnOncePerKey, type OverlayContext } from './OverlayContext';
 import { OverlayHud } from './OverlayHud';
 import { OverlayView } from './OverlayView';
 import { LifeKinds } from './LifeKinds';
-import { ReplaySession } from './ReplaySession';
+import { addBookmarkAtViewed, runOverlayCommand, seekBookmark, seekNearestMarker } from './overlayCommands';
+import { OverlaySuspension } from './OverlaySuspension';
+import { RecordStep } from './RecordStep';
+import { ReplaySession, resolveReplay } from './ReplaySession';
 import {
   DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
   type ShowReplaySource,
@@ -52,7 +51,9 @@ export {
  * The per-tick update allocates nothing in steady state; see docs/getting-started.md.
  *
  * The work is shared out: `OverlayView` draws the world-space layers, `OverlayHud` the screen-space
- * interface, `ReplaySession` switches between live and replay and takes over / restores the game.
+ * interface, `ReplaySession` switches between live and replay and takes over / restores the game,
+ * `RecordStep` records each live tick, `OverlaySuspension` says whether the overlay is suspended and
+ * `runOverlayCommand` maps keyboard/panel commands to the public API.
  * Each owns its state and changes it through its methods; they share one `OverlayContext`. Time
  * moves only through commands to the shown playback's `TimeControl` (keys, panel and timeline send
  * them); the session and the view react to its one change event.
@@ -91,13 +92,11 @@ export class RewindOverlay {
   private readonly hud: OverlayHud;
   private readonly view: OverlayView;
   private readonly session: ReplaySession;
-  private readonly ctx: OverlayContext;
   private listeners: Array<(overlay: RewindOverlay) => void> = [];
   private destroyed = false;
   private interpolateOn: boolean;
-  private gameTime = 0;
-  private suspendedByHand = false;
-  private suspendedNow = false;
+  private readonly recordStep: RecordStep;
+  private readonly suspension: OverlaySuspension;
   private readonly lifeKinds: LifeKinds;
 
   public constructor(
@@ -122,7 +121,6 @@ export class RewindOverlay {
       warn: warnOncePerKey(this.options.onWarning),
       changed: () => this.emit(),
     };
-    this.ctx = ctx;
     this.timeline = new Timeline(o.timeline, (frame) => this.playback.time.seek(frame));
     this.hud = new OverlayHud(ctx, this.timeline, () => this.view.invalidateCamera());
     this.ui = this.hud.root;
@@ -137,6 +135,8 @@ export class RewindOverlay {
     app.stage.addChild(this.ui);
     this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
     this.lifeKinds = new LifeKinds(recorder, binding, ctx.warn);
+    this.recordStep = new RecordStep(ctx);
+    this.suspension = new OverlaySuspension(o.suspendWhen, ctx.warn, (on) => this.onSuspendedChange(on));
     this.camera.onChange(() => {
       this.view.invalidateCamera();
       this.emit();
@@ -148,7 +148,7 @@ export class RewindOverlay {
     this.keyboard = o.keyboard && target !== null
       ? new KeyboardControls(target, {
         bindings, liveBindings: o.liveKeys, liveCommands: o.keysWhileLive,
-        isLive: () => !this.session.halted, isEnabled: () => !this.suspendedNow, run: (c) => this.runCommand(c),
+        isLive: () => !this.session.halted, isEnabled: () => !this.suspension.suspended, run: (c) => this.runCommand(c),
       })
       : null;
     this.hud.setHelpLines(this.keyboard !== null ? this.keyboard.describe() : []);
@@ -224,7 +224,7 @@ export class RewindOverlay {
    * recorded or drawn and no key is handled, for screens without gameplay (title, results).
    */
   public get suspended(): boolean {
-    return this.suspendedNow;
+    return this.suspension.suspended;
   }
 
   /** Calls `listener` when the state, speed, source, channels, bones, interpolation, camera mode, selection or bookmarks change. */
@@ -239,7 +239,7 @@ export class RewindOverlay {
 
   /** Stops the game and shows the newest frame (no-op when paused or suspended). */
   public pause(): void {
-    if (!this.session.halted && !this.suspendedNow) this.livePlayback.time.pause();
+    if (!this.session.halted && !this.suspension.suspended) this.livePlayback.time.pause();
   }
 
   /**
@@ -253,8 +253,7 @@ export class RewindOverlay {
    * startButton.on('pointertap', () => overlay.setSuspended(false));
    */
   public setSuspended(on: boolean): void {
-    this.suspendedByHand = on;
-    this.refreshSuspended();
+    this.suspension.setByHand(on);
   }
 
   /** Resumes the game: restores everything and goes live (drops a loaded replay). */
@@ -314,17 +313,12 @@ export class RewindOverlay {
 
   /** Adds a bookmark at the viewed frame (the newest while live), with no label unless given. Returns its id. */
   public addBookmark(label?: string): number {
-    const pb = this.playback;
-    const frame = Math.round(pb.time.position);
-    return pb.bookmarks.add(frame, label ?? '');
+    return addBookmarkAtViewed(this.playback, label ?? '');
   }
 
   /** Seeks to a bookmark (pausing the game when live). False when the id is unknown. */
   public jumpToBookmark(id: number): boolean {
-    const b = this.playback.bookmarks.get(id);
-    if (b === undefined) return false;
-    this.playback.time.seek(b.frame);
-    return true;
+    return seekBookmark(this.playback, id);
   }
 
   /**
@@ -332,14 +326,7 @@ export class RewindOverlay {
    * kinds in `markerJumpKinds` (pausing the game when live). False when there is none.
    */
   public jumpToMarker(direction: 1 | -1): boolean {
-    const pb = this.playback;
-    pb.markers.refresh();
-    let mask = 0;
-    for (const k of this.options.markerJumpKinds) mask |= 1 << k;
-    const f = nearestMarker(pb.markers, pb.time.position, direction, mask);
-    if (Number.isNaN(f)) return false;
-    pb.time.seek(f);
-    return true;
+    return seekNearestMarker(this.playback, this.options.markerJumpKinds, direction);
   }
 
   /**
@@ -347,41 +334,7 @@ export class RewindOverlay {
    * viewer), only `help` does something: there is no frame to pause on.
    */
   public runCommand(command: OverlayCommand): void {
-    if (!this.session.halted && this.livePlayback.reader.frameCount === 0 && command !== 'help') return;
-    const t = this.playback.time;
-    switch (command) {
-      case 'togglePlay': t.togglePlay(); break;
-      case 'stepBack': t.step(-1); break;
-      case 'stepForward': t.step(1); break;
-      case 'stepBack10': t.step(-10); break;
-      case 'stepForward10': t.step(10); break;
-      case 'slower': t.setSpeed(this.nextSpeed(-1)); break;
-      case 'faster': t.setSpeed(this.nextSpeed(1)); break;
-      case 'oldest': t.toOldest(); break;
-      case 'newest': t.toNewest(); break;
-      case 'cameraMode': this.camera.cycleMode(); break;
-      case 'gameCamera': this.camera.toGameCamera(); break;
-      case 'rotateLeft': this.camera.rotateBy(-this.options.rotateStep); break;
-      case 'rotateRight': this.camera.rotateBy(this.options.rotateStep); break;
-      case 'bookmark': this.addBookmark(); break;
-      case 'resume': this.resume(); break;
-      case 'help': this.toggleHelp(); break;
-      case 'shuttleBack': t.shuttle(-1); break;
-      case 'shuttleStop': t.pause(); break;
-      case 'shuttleForward': t.shuttle(1); break;
-      case 'previousMarker': this.jumpToMarker(-1); break;
-      case 'nextMarker': this.jumpToMarker(1); break;
-      case 'markIn': t.markIn(); break;
-      case 'markOut': t.markOut(); break;
-      case 'clearRange': t.clearRange(); break;
-      case 'playRange': t.playRange(); break;
-      case 'onionSkin': this.setOnionSkin(!this.onionSkin); break;
-      default: {
-        const c = channelOfCommand(command);
-        if (c >= 0 && c < this.reader.channels.count) this.setChannel(c, ((this.channelMask >>> c) & 1) === 0);
-        break;
-      }
-    }
+    runOverlayCommand(this, command);
   }
 
   /** Shows or hides the key help. */
@@ -405,12 +358,7 @@ export class RewindOverlay {
    */
   public showReplay(source: ShowReplaySource | FrameReader, options: ShowReplayOptions = {}): Playback {
     if (this.destroyed) throw new Error('rewindable: the overlay was destroyed');
-    const s: ShowReplaySource = isReplaySource(source) ? source : { reader: source };
-    return this.session.showReplay({
-      reader: s.reader,
-      staticLayers: options.staticLayers !== undefined ? options.staticLayers : (s.staticLayers ?? null),
-      bookmarks: options.bookmarks ?? s.bookmarks ?? [],
-    }, options, !this.interpolateOn);
+    return this.session.showReplay(resolveReplay(source, options), options, !this.interpolateOn);
   }
 
   /** Drops the replay shown by `showReplay` and resumes the game (same as `resume()`). */
@@ -470,70 +418,21 @@ export class RewindOverlay {
     this.listeners = [];
   }
 
-  /** Works out whether the overlay is suspended now; on a change, resumes a pause and hides or shows the layers. */
-  private refreshSuspended(): boolean {
-    let on = this.suspendedByHand;
-    const when = this.options.suspendWhen;
-    if (!on && when !== null) {
-      try {
-        on = when() === true;
-      } catch (err) {
-        this.ctx.warn('suspendWhen', `rewindable: suspendWhen threw: ${String(err)}`);
-      }
-    }
-    if (on !== this.suspendedNow) {
-      this.suspendedNow = on;
-      if (on && this.session.halted) this.resume();
-      this.view.setVisible(!on);
-      this.ui.visible = !on;
-      this.emit();
-    }
-    return on;
+  /** The overlay was suspended (true) or let work again: resumes a pause, hides or shows the layers. */
+  private onSuspendedChange(on: boolean): void {
+    if (on && this.session.halted) this.resume();
+    this.view.setVisible(!on);
+    this.ui.visible = !on;
+    this.emit();
   }
 
   private onTick(ticker: Ticker): void {
     if (this.destroyed) return;
-    if (this.refreshSuspended()) return;
+    if (this.suspension.refresh()) return;
     const dt = ticker.deltaMS / 1000;
-    const hook = this.options.record;
-    if (hook !== null && !this.session.halted) {
-      const clock = this.options.clock;
-      let time: number;
-      let step: number;
-      if (clock !== null) {
-        time = clock.time;
-        step = clock.dt;
-      } else {
-        this.gameTime += dt;
-        time = this.gameTime;
-        step = dt;
-      }
-      const rec = this.recorder;
-      rec.beginFrame(time, step);
-      try {
-        if (this.options.recordCamera) recordWorldCamera(rec, this.world, this.app.screen.width, this.app.screen.height);
-        hook(rec, dt);
-      } catch (err) {
-        this.ctx.warn('record', `rewindable: the record hook threw: ${String(err)}`);
-      } finally {
-        if (rec.inFrame) rec.endFrame();
-      }
-    }
+    if (!this.session.halted) this.recordStep.run(dt);
     if (!this.session.halted) this.lifeKinds.update();
     this.update(dt);
-  }
-
-  // ───────────────────────────── helpers ─────────────────────────────
-
-  private nextSpeed(direction: 1 | -1): number {
-    const steps = this.options.speedSteps;
-    const s = this.playback.time.speed;
-    if (direction > 0) {
-      for (let i = 0; i < steps.length; i++) if (steps[i] > s + 1e-9) return steps[i];
-      return steps[steps.length - 1] ?? s;
-    }
-    for (let i = steps.length - 1; i >= 0; i--) if (steps[i] < s - 1e-9) return steps[i];
-    return steps[0] ?? s;
   }
 
   private emit(): void {
@@ -547,9 +446,4 @@ export class RewindOverlay {
       }
     }
   }
-}
-
-/** Whether `source` is a `{ reader, ... }` source rather than a bare `FrameReader`. */
-function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowReplaySource {
-  return typeof (source as Partial<ShowReplaySource>).reader === 'object' && (source as ShowReplaySource).reader !== null;
 }

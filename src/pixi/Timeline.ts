@@ -1,12 +1,11 @@
-import {
-  BitmapText, Container, Graphics, Rectangle, Sprite, Texture, type FederatedPointerEvent, type FederatedWheelEvent,
-} from 'pixi.js';
+import { BitmapText, Container, Graphics, Rectangle, Sprite, Texture, type FederatedPointerEvent } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import { laneLayout, LaneType, TimelineLanes, type TimelineLane } from './TimelineLanes';
 import { TimelinePixels } from './TimelinePixels';
+import { TimelinePointer } from './TimelinePointer';
 import { TimelineRuler } from './TimelineRuler';
 import { TimelineScale } from './TimelineScale';
-import { frameTimeText, markerText, TimelineTooltip } from './TimelineTooltip';
+import { bytesBarText, dtBarText, frameTimeText, markerText, TimelineTooltip } from './TimelineTooltip';
 
 /** Look of the timeline. */
 export interface TimelineStyle {
@@ -62,16 +61,6 @@ export const DEFAULT_TIMELINE_STYLE: Readonly<TimelineStyle> = Object.freeze({
   fontFamily: 'monospace',
 });
 
-/** What a pointer drag on the timeline does. */
-const DRAG_NONE = 0;
-const DRAG_SEEK = 1;
-const DRAG_PAN = 2;
-const DRAG_IN = 3;
-const DRAG_OUT = 4;
-const DRAG_OVERVIEW = 5;
-/** Zoom factor per 100 px of wheel delta. */
-const WHEEL_ZOOM = 1.25;
-
 /**
  * The scrub timeline along the bottom of the screen, as in a video editor: a ruler in frames and
  * recorded seconds with an overview of every frame held, lanes of markers by kind (over budget,
@@ -86,7 +75,7 @@ const WHEEL_ZOOM = 1.25;
  *
  * The lanes and the ruler are drawn into one pixel image (`TimelinePixels`) and redrawn only when
  * the markers (`markers.version`), the frames held, the view, the range or the size changed; a
- * moving playhead only moves two display objects.
+ * moving playhead only moves two display objects. `TimelinePointer` handles the pointer and wheel.
  *
  * @example
  * const timeline = new Timeline(style, (frame) => playback.time.seek(frame));
@@ -129,8 +118,6 @@ export class Timeline {
   /** The view as of the last redraw: start, end, x, width, zoomed (read per tick without getters). */
   private readonly view = new Float64Array(5);
   private readonly headPosition = new Float64Array(1);
-  private drag = DRAG_NONE;
-  private dragX = 0;
   private hoverX = Number.NaN;
   private hoverY = Number.NaN;
 
@@ -159,12 +146,14 @@ export class Timeline {
       this.bar, this.rangeShade, this.headLine, this.pixels.root, this.ruler.labels, this.legend, this.handles,
       this.head, this.headTagBg, this.headTag, this.label, this.toggle, this.tooltip.panel.root,
     );
-    this.bar.on('pointerdown', this.onDown, this);
-    this.bar.on('globalpointermove', this.onMove, this);
-    this.bar.on('pointerup', this.onUp, this);
-    this.bar.on('pointerupoutside', this.onUp, this);
-    this.bar.on('pointerout', this.onOut, this);
-    this.bar.on('wheel', this.onWheel, this);
+    new TimelinePointer(this.bar, this.root, this.scale, s.rulerHeight, {
+      time: () => this.playback?.time,
+      seek: (frame) => this.onSeek(frame),
+      hover: (x, y) => this.hover(x, y),
+      hovering: () => !Number.isNaN(this.hoverX),
+      out: () => this.onOut(),
+      hideTooltip: () => this.tooltip.hide(),
+    });
     this.toggle.on('pointerdown', (e: FederatedPointerEvent) => {
       e.stopPropagation();
       this.setCollapsed(!this.collapsedOn);
@@ -445,100 +434,14 @@ export class Timeline {
     if (lane === null) {
       this.tooltip.show(`f${f}`, () => frameTimeText(pb, f), x, -20, maxX);
     } else if (lane.type === LaneType.DT) {
-      this.tooltip.show(`d${f}`, () => {
-        const dt = pb.reader.dtOf(f);
-        const hitch = dt > this.lanes.typicalFrameDt * 2 ? '  (hitch)' : '';
-        return `${frameTimeText(pb, f)}\nrecorded dt ${(dt * 1000).toFixed(1)} ms${hitch}`;
-      }, x, -20, maxX);
+      this.tooltip.show(`d${f}`, () => dtBarText(pb, f, this.lanes.typicalFrameDt), x, -20, maxX);
     } else {
-      this.tooltip.show(`b${f}`, () => {
-        const bytes = pb.reader.bytesOf(f);
-        const over = pb.reader.overBudgetOf(f) !== 0 ? '  (over budget)' : '';
-        return `${frameTimeText(pb, f)}\n${bytes.toLocaleString('en-US')} bytes recorded${over}`;
-      }, x, -20, maxX);
+      this.tooltip.show(`b${f}`, () => bytesBarText(pb, f), x, -20, maxX);
     }
-  }
-
-  private onDown(e: FederatedPointerEvent): void {
-    const x = e.global.x;
-    const y = e.global.y - this.root.y;
-    e.stopPropagation();
-    this.tooltip.hide();
-    if (e.button === 1 || e.button === 2) {
-      this.drag = DRAG_PAN;
-      this.dragX = x;
-      return;
-    }
-    if (e.button !== 0) return;
-    const t = this.playback?.time;
-    if (t !== undefined && t.hasRange && y < this.style.rulerHeight && y >= 0) {
-      if (Math.abs(x - this.scale.xOf(t.rangeIn)) <= 6) {
-        this.drag = DRAG_IN;
-        return;
-      }
-      if (Math.abs(x - this.scale.xOf(t.rangeOut)) <= 6) {
-        this.drag = DRAG_OUT;
-        return;
-      }
-    }
-    if (y >= 0 && y < TimelineRuler.OVERVIEW_ROWS + 1 && this.scale.zoomed) {
-      this.drag = DRAG_OVERVIEW;
-      this.overviewTo(x);
-      return;
-    }
-    this.drag = DRAG_SEEK;
-    this.onSeek(this.scale.frameAt(x));
-  }
-
-  private onMove(e: FederatedPointerEvent): void {
-    const x = e.global.x;
-    const y = e.global.y - this.root.y;
-    switch (this.drag) {
-      case DRAG_SEEK: this.onSeek(this.scale.frameAt(x)); break;
-      case DRAG_PAN:
-        this.scale.panBy(x - this.dragX);
-        this.dragX = x;
-        break;
-      case DRAG_OVERVIEW: this.overviewTo(x); break;
-      case DRAG_IN:
-      case DRAG_OUT: {
-        const t = this.playback?.time;
-        const f = Math.round(this.scale.frameAt(x));
-        if (t === undefined) break;
-        if (this.drag === DRAG_IN) t.setRange(Math.min(f, t.rangeOut), t.rangeOut);
-        else t.setRange(t.rangeIn, Math.max(f, t.rangeIn));
-        break;
-      }
-      default:
-        if (this.root.visible && this.bar.hitArea !== null && (this.bar.hitArea as Rectangle).contains(x, y)) this.hover(x, y);
-        else if (!Number.isNaN(this.hoverX)) this.onOut();
-    }
-  }
-
-  private onUp(): void {
-    this.drag = DRAG_NONE;
   }
 
   private onOut(): void {
     this.hoverX = Number.NaN;
     this.tooltip.hide();
-  }
-
-  private onWheel(e: FederatedWheelEvent): void {
-    e.stopPropagation();
-    const horizontal = Math.abs(e.deltaX) > Math.abs(e.deltaY);
-    if (e.shiftKey || horizontal) {
-      this.scale.panBy(-(horizontal ? e.deltaX : e.deltaY));
-      return;
-    }
-    this.scale.zoomAt(e.global.x, Math.pow(WHEEL_ZOOM, -e.deltaY / 100));
-  }
-
-  /** Centres the zoomed view on the frame under x on the overview strip (which spans every frame held). */
-  private overviewTo(x: number): void {
-    const sc = this.scale;
-    const t = (x - sc.x) / sc.width;
-    const f = sc.oldest + (t < 0 ? 0 : t > 1 ? 1 : t) * (sc.newest - sc.oldest);
-    sc.panTo(f - (sc.end - sc.start) / 2);
   }
 }

@@ -23,6 +23,33 @@ export function entityText(pb: Playback, handle: number): string {
 }
 
 /**
+ * The text of a dt bar's tooltip: the frame and its recorded dt, flagged as a hitch when over twice
+ * `typicalDt` (seconds).
+ *
+ * @internal
+ * @example
+ * dtBarText(playback, 412, 1 / 60); // 'frame 412 · 6.87 s\nrecorded dt 16.7 ms'
+ */
+export function dtBarText(pb: Playback, frame: number, typicalDt: number): string {
+  const dt = pb.reader.dtOf(frame);
+  const hitch = dt > typicalDt * 2 ? '  (hitch)' : '';
+  return `${frameTimeText(pb, frame)}\nrecorded dt ${(dt * 1000).toFixed(1)} ms${hitch}`;
+}
+
+/**
+ * The text of a bytes bar's tooltip: the frame and the bytes recorded for it, flagged when over budget.
+ *
+ * @internal
+ * @example
+ * bytesBarText(playback, 412); // 'frame 412 · 6.87 s\n1,204 bytes recorded'
+ */
+export function bytesBarText(pb: Playback, frame: number): string {
+  const bytes = pb.reader.bytesOf(frame);
+  const over = pb.reader.overBudgetOf(frame) !== 0 ? '  (over budget)' : '';
+  return `${frameTimeText(pb, frame)}\n${bytes.toLocaleString('en-US')} bytes recorded${over}`;
+}
+
+/**
  * The text of a marker's tooltip: its frame and recorded time, its kind, and what it names: the
  * entity (kind, label and id, from `Lifetimes`), the event kind, the over-budget channels or the
  * bookmark's label; `more` other markers on the same frame and lane are counted.

@@ -477,7 +477,7 @@ export class RewindOverlay {
     if (this.refreshSuspended()) return;
     const dt = ticker.deltaMS / 1000;
     const hook = this.options.record;
-    if (hook !== null && !this.session.halted) {
+    if (hook !== null && !this.session.halted && !this.skipped()) {
       const clock = this.options.clock;
       let time: number;
       let step: number;
@@ -505,6 +505,18 @@ export class RewindOverlay {
   }
 
   // ───────────────────────────── helpers ─────────────────────────────
+
+  /** Whether `skipWhen` asks to leave this tick out of the recording (a throwing check records). */
+  private skipped(): boolean {
+    const when = this.options.skipWhen;
+    if (when === null) return false;
+    try {
+      return when() === true;
+    } catch (err) {
+      this.ctx.warn('skipWhen', `rewindable: skipWhen threw: ${String(err)}; the frame was recorded`);
+      return false;
+    }
+  }
 
   private nextSpeed(direction: 1 | -1): number {
     const steps = this.options.speedSteps;

@@ -6,7 +6,10 @@ import type { RecorderStats } from './RecorderStats';
 
 /**
  * The event kinds of a recorder (interned names: a kind's index is its position in `kinds`) and
- * the events of the open frame, copied into the frame at `endFrame`.
+ * the events of the next frame to be committed, copied into it at `endFrame`. Events added between
+ * frames (a tween's callback, a timer) wait here for the next frame; the buffer holds
+ * `maxEvents` (the recorder's `maxEventsPerFrame`), and an event past that is dropped and counted,
+ * whether the frame is open or not.
  *
  * @example
  * const log = new EventLog(256, stats, warnOnce, repairs, repairName);
@@ -16,7 +19,7 @@ import type { RecorderStats } from './RecorderStats';
 export class EventLog {
   /** Event kind names; an event's kind index is its position here. */
   public readonly kinds: string[] = [];
-  /** Events staged in the open frame. */
+  /** Events staged for the next frame committed (the open frame's, and those added before it). */
   public count = 0;
   /** The staged events, `EVENT_WORDS` words each. */
   public readonly words: Uint32Array;
@@ -35,8 +38,8 @@ export class EventLog {
     this.floats = new Float32Array(this.words.buffer);
   }
 
-  /** Starts a frame with no events. */
-  public begin(): void {
+  /** Forgets the staged events (they were written into a frame). */
+  public committed(): void {
     this.count = 0;
   }
 
@@ -65,7 +68,7 @@ export class EventLog {
     return this.kinds.length < MAX_KINDS ? this.addKind(name) : -1;
   }
 
-  /** `Recorder.event` in an open frame: stages the event, or drops and counts it. */
+  /** `Recorder.event`: stages the event for the next frame committed, or drops and counts it. */
   public add(kind: number | string, subject: number, x: number, y: number, z: number, value: number): void {
     const k = typeof kind === 'number' ? kind : (this.index.get(kind) ?? this.kindOf(kind));
     if (!(k >= 0 && k < this.kinds.length && (k | 0) === k) || this.count * EVENT_WORDS >= this.words.length) {

@@ -10,18 +10,18 @@ import type { RecorderStats } from './RecorderStats';
  *
  * @example
  * const repairs = new FrameRepairs(stats, warnOnce);
- * repairs.begin(); // at beginFrame
  * if (bad) repairs.flags();
  * header[H_SANITIZED] = kernelRepairs + repairs.count;
+ * repairs.committed(); // at endFrame
  */
 export class FrameRepairs {
-  /** Repairs in the open frame. */
+  /** Repairs of the next frame committed (an event's made between frames counts in it). */
   public count = 0;
 
   public constructor(private readonly stats: RecorderStats, private readonly warnOnce: WarnOnce) {}
 
-  /** Starts a frame with no repairs. */
-  public begin(): void {
+  /** Forgets the repairs (the frame that holds them was committed). */
+  public committed(): void {
     this.count = 0;
   }
 

@@ -177,10 +177,8 @@ export class Recorder {
     this.frameOpen = true;
     this.stage.begin();
     this.boneStage.begin();
-    this.events.begin();
     this.resolver.begin();
     this.header.hasCamera = false;
-    this.repairs.begin();
     this.draw.reset();
     this.draw.open = true;
   }
@@ -340,9 +338,15 @@ export class Recorder {
   /**
    * Records an event (a timeline marker): e.g. a particle effect's start and end, a hit, a state
    * change. `kind` is a name or an index from `eventKind`; `subject` an entity id or -1.
+   *
+   * Called outside `beginFrame`/`endFrame` (a tween's `onComplete`, a timer), the event waits and
+   * is recorded in the next frame. A frame holds `maxEventsPerFrame` events, those waiting
+   * included: past that, an event is dropped, counted in `stats.eventsDropped` and warned once.
+   *
+   * @example
+   * gsap.to(piece, { alpha: 0, onComplete: () => recorder.event('cleared', piece.id, piece.x, piece.y, 0) });
    */
   public event(kind: number | string, subject: number, x: number, y: number, z: number, value = 0): void {
-    if (!this.frameOpen) return this.outside();
     this.events.add(kind, subject, x, y, z, value);
   }
 
@@ -407,6 +411,8 @@ export class Recorder {
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
     u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repairs.count;
+    this.repairs.committed();
+    events.committed();
     u[at + H_TOTAL_WORDS] = total;
     u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);

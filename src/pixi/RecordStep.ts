@@ -4,7 +4,8 @@ import type { OverlayContext } from './OverlayContext';
 /**
  * The live record step of `RewindOverlay`: once per tick while the game runs, it opens a frame on
  * the `Recorder` at the game's time (`options.clock`, or the ticker's time summed here), records the
- * world camera (`options.recordCamera`), calls the `record` hook, and always closes the frame. A
+ * world camera (`options.recordCamera`), calls the `record` hook, and always closes the frame; a tick
+ * that `options.skipWhen` leaves out records nothing. A
  * throwing hook is reported once through `options.onWarning`; the game never sees the error.
  * It owns the summed ticker time; it allocates nothing per call.
  *
@@ -25,7 +26,7 @@ export class RecordStep {
     const ctx = this.ctx;
     const options = ctx.options;
     const hook = options.record;
-    if (hook === null) return;
+    if (hook === null || this.skipped()) return;
     const clock = options.clock;
     let time: number;
     let step: number;
@@ -46,6 +47,18 @@ export class RecordStep {
       ctx.warn('record', `rewindable: the record hook threw: ${String(err)}`);
     } finally {
       if (rec.inFrame) rec.endFrame();
+    }
+  }
+
+  /** Whether `skipWhen` asks to leave this tick out of the recording (a throwing check records). */
+  private skipped(): boolean {
+    const when = this.ctx.options.skipWhen;
+    if (when === null) return false;
+    try {
+      return when() === true;
+    } catch (err) {
+      this.ctx.warn('skipWhen', `rewindable: skipWhen threw: ${String(err)}; the frame was recorded`);
+      return false;
     }
   }
 }

@@ -71,6 +71,17 @@ export interface RewindOverlayOptions {
    * screens. `overlay.setSuspended(on)` does the same by hand.
    */
   suspendWhen: (() => boolean) | null;
+  /**
+   * Checked every tick before the `record` hook: while it returns true the tick is not recorded (the
+   * game's own pause menu, an idle screen), so those frames do not push gameplay out of the ring. No
+   * frame is opened, the hook is not called, and the overlay's own clock (without `clock`) does not
+   * advance; the overlay still draws and takes keys. Events the game records meanwhile wait for the
+   * next recorded frame (see `Recorder.event`).
+   *
+   * @example
+   * new RewindOverlay(app, world, binding, recorder, { record, skipWhen: () => game.menuOpen || game.idle });
+   */
+  skipWhen: (() => boolean) | null;
   /** Called when the game must stop simulating (replay starts). Pixi keeps rendering. */
   onPause: (() => void) | null;
   /** Called when the game may simulate again (every live object was restored). */
@@ -151,6 +162,7 @@ export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Ob
   sharedCamera: [],
   layersAbove: null,
   suspendWhen: null,
+  skipWhen: null,
   onPause: null,
   onResume: null,
   onPresent: null,

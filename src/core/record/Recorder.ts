@@ -1,11 +1,8 @@
-import { QUAT_IDENTITY_BITS, encodeQuatAt, encodeQuatColumns, quatStatus } from '../math/quat';
 import {
-  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HEADER_WORDS,
-  H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
-  H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED,
-  H_TIME, H_TOTAL_WORDS, MAX_BONES, NO_SUBJECT, EntityFlags,
+  EVENT_WORDS, EntityFlags, HEADER_WORDS, H_BONE_WORDS, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
+  H_ENTITY_COUNT, H_EVENT_COUNT, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED, H_TOTAL_WORDS,
 } from '../format/layout';
-import { MAX_KINDS, repairString, skeletonProblem, stringProblem, USER_FLAGS_MASK } from '../validate/rules';
+import { USER_FLAGS_MASK } from '../validate/rules';
 import { WarnOnce } from '../validate/WarnOnce';
 import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
@@ -14,20 +11,18 @@ import { EntityTable } from '../store/EntityTable';
 import { FrameRing } from '../store/FrameRing';
 import { StaticLayers } from '../store/StaticLayers';
 import { DrawRecorder } from './DrawRecorder';
-import { PendingDescriptions } from './PendingDescriptions';
+import { Descriptions } from './Descriptions';
 import { RecorderStats } from './RecorderStats';
 import { StaticLayerEncoder } from './StaticLayerEncoder';
 import { EntityResolver } from './EntityResolver';
+import { BoneStage } from './BoneStage';
+import { EntityStage } from './EntityStage';
+import { EventLog } from './EventLog';
+import { FrameHeader } from './FrameHeader';
+import { FrameRepairs } from './FrameRepairs';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
 
-/** Staging columns for one entity's bone rotations (the batch encoder reads columns). */
-const BONE_QX = new Float32Array(MAX_BONES);
-const BONE_QY = new Float32Array(MAX_BONES);
-const BONE_QZ = new Float32Array(MAX_BONES);
-const BONE_QW = new Float32Array(MAX_BONES);
-/** Float32 rounding: a stored float is valid when its float32 is finite (`isFiniteF32`, inline). */
-const fr = Math.fround;
 const SANITIZED = EntityFlags.SANITIZED;
 /**
  * Local copy of the shared rule's constant: hot paths read a module local, not an imported binding
@@ -64,57 +59,28 @@ export class Recorder {
   /** The read side of this recorder's ring. */
   public readonly reader: FrameReader;
   /** Event kind names; an event's kind index is its position here. */
-  public readonly eventKinds: string[] = [];
+  public readonly eventKinds: string[];
   /** Whether `bones` stores anything (costs nothing when off). */
   public bonesEnabled: boolean;
 
   private frameOpen = false;
   private nextFrame = 0;
-  /** Time and dt as given to `beginFrame`; checked at `endFrame` (so `beginFrame` stays small). */
-  private time = 0;
-  private dt = 0;
-  /** Time of the newest frame stored, NaN before the first: times never go back. */
-  private lastTime = NaN;
-  /** Repairs in the open frame outside the entity kernel's (flags, bones, camera, events). */
-  private repaired = 0;
   /** The frame the open frame's reservation must watch for eviction, and its offset (see `onEvict`). */
   private evictWatch = -1;
   private evictWatchAt = -1;
-  // Raw input of the open frame, one column per field: ids, flags, and the kernel's float columns
-  // (position, quaternion). `entity()` only copies its arguments here, so it is small enough for V8
-  // to inline into the game's loop (no double is boxed at a call); at `endFrame` the kernel encodes
-  // the quaternions and packs the positions straight into the arena, and `resolver` resolves the
-  // ids (ids and flags are its columns).
   private readonly kernel: EntityKernel;
-  private readonly inIds: Int32Array;
-  private readonly inFlags: Uint8Array;
-  private readonly inFlagsWords: Uint32Array;
-  private readonly inX: Float32Array;
-  private readonly inY: Float32Array;
-  private readonly inZ: Float32Array;
-  private readonly inQx: Float32Array;
-  private readonly inQy: Float32Array;
-  private readonly inQz: Float32Array;
-  private readonly inQw: Float32Array;
+  /** The open frame's entity entries (`entity()` writes its columns directly). */
+  private readonly stage: EntityStage;
   /** Turns the staged entries into lives and writes the entity section at `endFrame`. */
   private readonly resolver: EntityResolver;
-  private count = 0;
-  private droppedEntities = 0;
-  private lastEntityId = -1;
-  private boneWords: Uint32Array;
-  private boneFloats: Float32Array;
-  private boneWordsI32: Int32Array;
-  private boneCount = 0;
-  private events: Uint32Array;
-  private eventFloats: Float32Array;
-  private eventCount = 0;
-  private hasCamera = false;
-  /** x, y, z, qx, qy, qz, qw, zoom of the open frame. */
-  private readonly cam = new Float64Array(8);
-  /** Handles that died, in order of death: freed when their last frame is evicted. */
-  private readonly eventKindIndex = new Map<string, number>();
-  /** Descriptions waiting for their life (see `describe`); at most 4,096, the oldest forgotten. */
-  private readonly pending = new PendingDescriptions(4096);
+  private readonly boneStage: BoneStage;
+  private readonly events: EventLog;
+  /** Time, dt and camera of the open frame. */
+  private readonly header = new FrameHeader();
+  /** Repairs in the open frame outside the entity kernel's (flags, bones, camera, time, events). */
+  private readonly repairs: FrameRepairs;
+  /** Kinds and labels of lives, and the descriptions waiting for theirs (see `describe`). */
+  private readonly descriptions: Descriptions;
   /** Each kind of problem is reported once, and its message is only built then. */
   private readonly warnOnce: WarnOnce;
   /** Listeners of `onFrameEnd` (a live stream); empty for most games, so `endFrame` pays one length check. */
@@ -125,6 +91,7 @@ export class Recorder {
     validateRecorderOptions(o);
     this.options = Object.freeze(o);
     this.warnOnce = new WarnOnce(o.onWarning);
+    this.repairs = new FrameRepairs(this.stats, this.warnOnce);
     // One buffer for the kernel's staging columns, the resolver's block (staged ids and flags, the
     // lives of this frame and the previous one, the entity table's lastSeen) and the arena, so that
     // the kernel writes frames in place.
@@ -148,39 +115,24 @@ export class Recorder {
       budgeted: true,
     }, this.warnOnce);
     this.staticLayers = new StaticLayers(new StaticLayerEncoder(this.channels, this.stats, this.warnOnce));
-    const n = o.maxEntitiesPerFrame;
-    const k = this.kernel;
-    this.inX = k.x;
-    this.inY = k.y;
-    this.inZ = k.z;
-    this.inQx = k.qx;
-    this.inQy = k.qy;
-    this.inQz = k.qz;
-    this.inQw = k.qw;
-    this.boneWords = new Uint32Array(o.maxBoneWordsPerFrame);
-    this.boneFloats = new Float32Array(this.boneWords.buffer);
-    this.boneWordsI32 = new Int32Array(this.boneWords.buffer);
-    this.events = new Uint32Array(o.maxEventsPerFrame * EVENT_WORDS);
-    this.eventFloats = new Float32Array(this.events.buffer);
+    this.descriptions = new Descriptions(this.entities, o.maxEntityId, this.stats, this.warnOnce);
+    this.boneStage = new BoneStage(o.maxBoneWordsPerFrame, this.stats, this.warnOnce, this.repairs);
+    this.events = new EventLog(o.maxEventsPerFrame, this.stats, this.warnOnce, this.repairs, (v) => this.descriptions.repairName(v));
+    this.eventKinds = this.events.kinds;
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
     this.resolver = new EntityResolver({
-      capacity: n,
-      kernel: k,
+      capacity: o.maxEntitiesPerFrame,
+      kernel: this.kernel,
       blockByte,
       ring: this.ring,
       table: this.entities,
       reader: this.reader,
       stats: this.stats,
       warnings: this.warnOnce,
-      onNewLife: (id, h) => {
-        if (this.pending.count > 0) this.applyPending(id, h);
-      },
+      onNewLife: (id, h) => this.descriptions.onNewLife(id, h),
     });
-    this.inIds = this.resolver.ids;
-    this.inFlags = this.resolver.flags;
-    // The staged flags as words (the column starts on 16 bytes and is padded to 16).
-    this.inFlagsWords = new Uint32Array(this.inFlags.buffer, this.inFlags.byteOffset, Math.ceil(this.inFlags.length / 4));
+    this.stage = new EntityStage(this.kernel, this.resolver, o.maxEntityId, this.stats, this.warnOnce, this.repairs);
   }
 
   /**
@@ -209,8 +161,9 @@ export class Recorder {
   public beginFrame(time: number, dt: number): void {
     // Kept tiny so V8 inlines it into the game loop and the two doubles are never boxed.
     if (this.frameOpen) this.closeUnbalanced();
-    this.time = time;
-    this.dt = dt;
+    const h = this.header;
+    h.time = time;
+    h.dt = dt;
     this.open();
   }
 
@@ -222,14 +175,10 @@ export class Recorder {
 
   private open(): void {
     this.frameOpen = true;
-    this.count = 0;
-    this.droppedEntities = 0;
-    this.boneCount = 0;
-    this.eventCount = 0;
+    this.stage.begin();
+    this.boneStage.begin();
     this.resolver.begin();
-    this.hasCamera = false;
-    this.repaired = 0;
-    this.lastEntityId = -1;
+    this.header.hasCamera = false;
     this.draw.reset();
     this.draw.open = true;
   }
@@ -237,7 +186,7 @@ export class Recorder {
   /** Records the game camera: position, orientation (quaternion) and zoom. */
   public camera(x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, zoom: number): void {
     if (!this.frameOpen) return this.outside();
-    const c = this.cam;
+    const c = this.header.cam;
     c[0] = x;
     c[1] = y;
     c[2] = z;
@@ -246,7 +195,7 @@ export class Recorder {
     c[5] = qz;
     c[6] = qw;
     c[7] = zoom;
-    this.hasCamera = true;
+    this.header.hasCamera = true;
   }
 
   /**
@@ -257,21 +206,22 @@ export class Recorder {
   public entity(
     id: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, flags = 0,
   ): void {
-    const n = this.count;
-    if (!this.frameOpen || n >= this.inIds.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+    const s = this.stage;
+    const n = s.count;
+    if (!this.frameOpen || n >= s.ids.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
       return this.refuse(id);
     }
-    this.inX[n] = x;
-    this.inY[n] = y;
-    this.inZ[n] = z;
-    this.inQx[n] = qx;
-    this.inQy[n] = qy;
-    this.inQz[n] = qz;
-    this.inQw[n] = qw;
-    this.inIds[n] = id;
-    this.inFlags[n] = (flags & USER_FLAGS) === flags ? flags : this.repairFlags(flags);
-    this.lastEntityId = id;
-    this.count = n + 1;
+    s.x[n] = x;
+    s.y[n] = y;
+    s.z[n] = z;
+    s.qx[n] = qx;
+    s.qy[n] = qy;
+    s.qz[n] = qz;
+    s.qw[n] = qw;
+    s.ids[n] = id;
+    s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
+    s.lastId = id;
+    s.count = n + 1;
   }
 
   /**
@@ -288,60 +238,7 @@ export class Recorder {
     flags?: ArrayLike<number>,
   ): void {
     if (!this.frameOpen) return this.outside();
-    // entity()'s staging, written out: a call per entry would pass doubles, which V8 boxes (16
-    // bytes each) whenever it decides not to inline the call, and that decision varies from run to
-    // run. Only a refused entry makes a call.
-    const max = this.options.maxEntityId;
-    const cap = this.inIds.length;
-    const X = this.inX, Y = this.inY, Z = this.inZ;
-    const QX = this.inQx, QY = this.inQy, QZ = this.inQz, QW = this.inQw;
-    const inIds = this.inIds, inFlags = this.inFlags;
-    // Entries past the ids are not entities: a count beyond them is cut there.
-    const c = count > 0 ? (count < ids.length ? count : ids.length) : 0;
-    let n = this.count;
-    for (let i = 0; i < c; i++) {
-      const id = ids[i];
-      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
-        this.count = n;
-        this.refuse(id);
-        continue;
-      }
-      const p = i * 3;
-      const q = i * 4;
-      X[n] = positions[p];
-      Y[n] = positions[p + 1];
-      Z[n] = positions[p + 2];
-      QX[n] = rotations[q];
-      QY[n] = rotations[q + 1];
-      QZ[n] = rotations[q + 2];
-      QW[n] = rotations[q + 3];
-      inIds[n] = id;
-      const fl = flags === undefined ? 0 : flags[i];
-      if ((fl & USER_FLAGS) === fl) {
-        inFlags[n] = fl;
-      } else {
-        inFlags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
-        this.badFlags();
-      }
-      this.lastEntityId = id;
-      n++;
-    }
-    this.count = n;
-  }
-
-  /**
-   * Flags that are not an integer in [0, 127]: an integer in [0, 255] keeps its low seven bits (bit
-   * 7 is the recorder's `SANITIZED`), anything else is 0; counted in `stats.invalidFlags`.
-   */
-  private repairFlags(flags: number): number {
-    this.badFlags();
-    return (flags & 0xff) === flags ? flags & USER_FLAGS : 0;
-  }
-
-  private badFlags(): void {
-    this.stats.invalidFlags++;
-    this.repaired++;
-    if (!this.warnOnce.has('flags')) this.warnOnce.warn('flags', 'rewindable: entity flags must be an integer in [0, 127] (bit 7 is the recorder\'s SANITIZED); the low 7 bits of an integer in [0, 255] were kept, anything else stored as 0');
+    this.stage.batch(count, ids, positions, rotations, flags);
   }
 
   /**
@@ -358,111 +255,7 @@ export class Recorder {
    */
   public entityColumns(count: number, columns: EntityColumns): void {
     if (!this.frameOpen) return this.outside();
-    const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
-    const max = this.options.maxEntityId;
-    const n = this.count;
-    const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
-    // Fast path: every id valid, typed-array columns that fit the staging area: each column is one
-    // block copy (`TypedArray.set` of the whole column, no view allocated), not a per-entity loop.
-    // An Int32Array holds integers only: the range check then happens when the entries resolve
-    // (EntityResolver drops and counts an id out of range there, as entity() does here), which
-    // saves a pass over the ids. Any other column is checked here.
-    let valid = ids instanceof Int32Array ? c : 0;
-    while (valid < c) {
-      const id = ids[valid];
-      if (!(id >= 0 && id < max && (id | 0) === id)) break;
-      valid++;
-    }
-    if (valid === c && c > 0 && this.fitsBlock(ids, n, c) && this.fitsBlock(x, n, c) && this.fitsBlock(y, n, c) &&
-        this.fitsBlock(z, n, c) && this.fitsBlock(qx, n, c) && this.fitsBlock(qy, n, c) && this.fitsBlock(qz, n, c) &&
-        this.fitsBlock(qw, n, c) && (flags === undefined || (flags instanceof Uint8Array && this.fitsBlock(flags, n, c)))) {
-      this.inIds.set(ids as Int32Array, n);
-      this.inX.set(x as Float32Array, n);
-      this.inY.set(y as Float32Array, n);
-      this.inZ.set(z as Float32Array, n);
-      this.inQx.set(qx as Float32Array, n);
-      this.inQy.set(qy as Float32Array, n);
-      this.inQz.set(qz as Float32Array, n);
-      this.inQw.set(qw as Float32Array, n);
-      if (flags === undefined) {
-        this.inFlags.fill(0, n, n + c);
-      } else {
-        this.inFlags.set(flags as Uint8Array, n);
-        // A byte is an integer in [0, 255]: only bit 7 (the recorder's SANITIZED) can be wrong. Four
-        // bytes a load; the words at the ends may take in neighbours, which only costs a look.
-        const words = this.inFlagsWords;
-        let high = 0;
-        for (let w = n >>> 2; w < (n + c + 3) >>> 2; w++) high |= words[w];
-        if ((high & 0x80808080) !== 0) this.clearHighFlags(n, n + c);
-      }
-      this.lastEntityId = ids[c - 1];
-      this.count = n + c;
-      return;
-    }
-    this.stageColumns(c, columns);
-  }
-
-  /**
-   * Clears and counts bit 7 of the staged flags [from, to) (`entityColumns` copied them as they were).
-   * An entry whose id is out of range is skipped: it is refused when resolved, and `entity()` refuses
-   * such an entry before looking at its flags.
-   */
-  private clearHighFlags(from: number, to: number): void {
-    const inFlags = this.inFlags;
-    const ids = this.inIds;
-    const max = this.options.maxEntityId;
-    for (let i = from; i < to; i++) {
-      if ((inFlags[i] & SANITIZED) === 0 || !(ids[i] >= 0 && ids[i] < max)) continue;
-      inFlags[i] &= USER_FLAGS;
-      this.badFlags();
-    }
-  }
-
-  /**
-   * Whether `column` can be block-copied into the staging area at `n` for `count` entities: a typed
-   * array that fits, and at most twice as long as needed (copying a mostly empty column costs more
-   * than the loop).
-   */
-  private fitsBlock(column: ArrayLike<number>, n: number, count: number): boolean {
-    const len = column.length;
-    return len >= count && len <= 2 * count + 64 && n + len <= this.inIds.length && ArrayBuffer.isView(column);
-  }
-
-  /**
-   * `entityColumns` one entity at a time: for plain arrays, bad ids, long columns, or a full stage.
-   * The staging is written out, as in `entityBatch`, so that no double is passed to a call.
-   */
-  private stageColumns(count: number, columns: EntityColumns): void {
-    const { ids, x, y, z, qx, qy, qz, qw, flags } = columns;
-    const max = this.options.maxEntityId;
-    const cap = this.inIds.length;
-    let n = this.count;
-    for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
-        this.count = n;
-        this.refuse(id);
-        continue;
-      }
-      this.inX[n] = x[i];
-      this.inY[n] = y[i];
-      this.inZ[n] = z[i];
-      this.inQx[n] = qx[i];
-      this.inQy[n] = qy[i];
-      this.inQz[n] = qz[i];
-      this.inQw[n] = qw[i];
-      this.inIds[n] = id;
-      const fl = flags === undefined ? 0 : flags[i];
-      if ((fl & USER_FLAGS) === fl) {
-        this.inFlags[n] = fl;
-      } else {
-        this.inFlags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
-        this.badFlags();
-      }
-      this.lastEntityId = id;
-      n++;
-    }
-    this.count = n;
+    this.stage.columns(count, columns);
   }
 
   /**
@@ -473,55 +266,14 @@ export class Recorder {
   public bones(id: number, count: number, rotations: ArrayLike<number>, offsets: ArrayLike<number>): void {
     if (!this.bonesEnabled) return;
     if (!this.frameOpen) return this.outside();
-    if (id !== this.lastEntityId || this.count === 0) {
+    const s = this.stage;
+    if (id !== s.lastId || s.count === 0) {
       this.stats.bonesDropped++;
       if (!this.warnOnce.has('bones')) this.warnOnce.warn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
       return;
     }
-    const c = count | 0;
-    const words = 1 + c * 4;
-    if (c !== count || c <= 0 || c > MAX_BONES || this.boneCount + words > this.boneWords.length ||
-        !(rotations.length >= c * 4) || !(offsets.length >= c * 3)) {
-      this.stats.bonesDropped++;
-      if (!this.warnOnce.has('bonecap')) this.warnOnce.warn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
-      return;
-    }
-    const w = this.boneWords;
-    const fl = this.boneFloats;
-    let at = this.boneCount;
-    w[at++] = (this.count - 1) | (c << BONE_INDEX_BITS);
-    // The bone rotations go through the batch encoder (columns), much cheaper per rotation than
-    // one encodeQuatAt call each; invalid ones get the identity, as for entities.
-    const bx = BONE_QX, by = BONE_QY, bz = BONE_QZ, bw = BONE_QW;
-    for (let i = 0; i < c; i++) {
-      bx[i] = rotations[i * 4];
-      by[i] = rotations[i * 4 + 1];
-      bz[i] = rotations[i * 4 + 2];
-      bw[i] = rotations[i * 4 + 3];
-    }
-    let bad = encodeQuatColumns(bx, by, bz, bw, c, this.boneWordsI32, at);
-    at += c;
-    for (let i = 0; i < c * 3; i++) {
-      const v = fr(offsets[i]);
-      if (v - v === 0) {
-        fl[at++] = v;
-      } else {
-        fl[at++] = 0;
-        bad++;
-      }
-    }
-    this.boneCount = at;
-    if (bad > 0) this.badBones(id);
-  }
-
-  /** A bone record had rotations or offsets repaired: counted, and its entity flagged SANITIZED. */
-  private badBones(id: number): void {
-    this.stats.invalidBones++;
-    this.repaired++;
-    this.inFlags[this.count - 1] |= SANITIZED;
-    if (!this.warnOnce.has('bonevalues')) {
-      this.warnOnce.warn('bonevalues', `rewindable: bones of entity ${id} had a rotation that cannot be encoded (stored as the identity) or a non-finite offset (stored as 0)`);
-    }
+    // A repaired rotation or offset flags its entity SANITIZED.
+    if (this.boneStage.add(id, s.count - 1, count, rotations, offsets)) s.flags[s.count - 1] |= SANITIZED;
   }
 
   /**
@@ -532,39 +284,12 @@ export class Recorder {
    * without allocating; at most 4,096 wait at once, and past that the oldest is forgotten. An id
    * that could never be recorded (not an integer in `[0, maxEntityId)`) is ignored and counted in
    * `stats.idsOutOfRange`.
+   *
+   * @example
+   * recorder.describe(enemy.id, 'goblin', 'Gob #3');
    */
   public describe(id: number, kind: string, label?: string): void {
-    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
-      this.stats.idsOutOfRange++;
-      if (!this.warnOnce.has('describeId')) {
-        this.warnOnce.warn('describeId', `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
-      }
-      return;
-    }
-    if (stringProblem(kind) !== null) kind = this.repairName(kind);
-    if (label !== undefined && stringProblem(label) !== null) label = this.repairName(label);
-    const t = this.entities;
-    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) {
-      this.stats.invalidNames++;
-      if (!this.warnOnce.has('kinds')) this.warnOnce.warn('kinds', `rewindable: ${MAX_KINDS} entity kinds exist; the description of entity ${id} was dropped`);
-      return;
-    }
-    const h = t.lookup(id);
-    if (!this.frameOpen && h >= 0 && t.lastSeen[h] === this.nextFrame - 1) {
-      t.kindOf[h] = t.internKind(kind);
-      t.labels[h] = label;
-      return;
-    }
-    this.pending.set(id, kind, label, this.frameOpen ? this.nextFrame : -1);
-  }
-
-  /** A kind, label or event kind given by the game, made storable (`repairString`) and counted. */
-  private repairName(v: unknown): string {
-    this.stats.invalidNames++;
-    if (!this.warnOnce.has('name')) {
-      this.warnOnce.warn('name', 'rewindable: a kind, label or event kind was not a string of at most 65,536 well-formed UTF-16 units; it was converted, lone surrogates replaced by U+FFFD, and cut to 65,536');
-    }
-    return repairString(v);
+    this.descriptions.describe(id, kind, label, this.frameOpen ? this.nextFrame : -1, this.nextFrame - 1);
   }
 
   /**
@@ -578,13 +303,7 @@ export class Recorder {
    * recorder.describeSkeleton('humanoid', [-1, 0, 1, 1, 0]); // pelvis, spine, head, arm, leg
    */
   public describeSkeleton(kind: string, parents: ArrayLike<number>): void {
-    const kindProblem = stringProblem(kind);
-    if (kindProblem !== null) throw new RangeError(`rewindable: describeSkeleton: the kind ${kindProblem}`);
-    const problem = parents === null || typeof parents !== 'object' ? 'is not an array' : skeletonProblem(parents);
-    if (problem !== null) throw new RangeError(`rewindable: describeSkeleton(${JSON.stringify(kind.slice(0, 64))}): the skeleton ${problem}`);
-    const t = this.entities;
-    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) throw new RangeError(`rewindable: describeSkeleton: ${MAX_KINDS} kinds exist`);
-    t.skeletons[t.internKind(kind)] = Int16Array.from(parents);
+    this.descriptions.skeleton(kind, parents);
   }
 
   /**
@@ -601,7 +320,7 @@ export class Recorder {
       }
       return;
     }
-    this.resolver.despawn(id, this.frameOpen ? this.count : -1);
+    this.resolver.despawn(id, this.frameOpen ? this.stage.count : -1);
   }
 
   /**
@@ -613,60 +332,22 @@ export class Recorder {
    * const HIT = recorder.eventKind('hit'); // then recorder.event(HIT, id, x, y, 0)
    */
   public eventKind(name: string): number {
-    const k = this.eventKindIndex.get(name);
-    if (k !== undefined) return k;
-    const problem = stringProblem(name);
-    if (problem !== null) throw new RangeError(`rewindable: an event kind name ${problem}`);
-    if (this.eventKinds.length >= MAX_KINDS) throw new RangeError(`rewindable: ${MAX_KINDS} event kinds exist`);
-    return this.addEventKind(name);
-  }
-
-  private addEventKind(name: string): number {
-    const k = this.eventKinds.length;
-    this.eventKinds.push(name);
-    this.eventKindIndex.set(name, k);
-    return k;
-  }
-
-  /** `eventKind` for a name given in `event`: repaired when invalid, -1 past 65,536 kinds. */
-  private eventKindOf(kind: unknown): number {
-    const name = typeof kind === 'string' && stringProblem(kind) === null ? kind : this.repairName(kind);
-    const k = this.eventKindIndex.get(name);
-    if (k !== undefined) return k;
-    return this.eventKinds.length < MAX_KINDS ? this.addEventKind(name) : -1;
+    return this.events.kind(name);
   }
 
   /**
    * Records an event (a timeline marker): e.g. a particle effect's start and end, a hit, a state
    * change. `kind` is a name or an index from `eventKind`; `subject` an entity id or -1.
+   *
+   * Called outside `beginFrame`/`endFrame` (a tween's `onComplete`, a timer), the event waits and
+   * is recorded in the next frame. A frame holds `maxEventsPerFrame` events, those waiting
+   * included: past that, an event is dropped, counted in `stats.eventsDropped` and warned once.
+   *
+   * @example
+   * gsap.to(piece, { alpha: 0, onComplete: () => recorder.event('cleared', piece.id, piece.x, piece.y, 0) });
    */
   public event(kind: number | string, subject: number, x: number, y: number, z: number, value = 0): void {
-    if (!this.frameOpen) return this.outside();
-    const k = typeof kind === 'number' ? kind : (this.eventKindIndex.get(kind) ?? this.eventKindOf(kind));
-    if (!(k >= 0 && k < this.eventKinds.length && (k | 0) === k) || this.eventCount * EVENT_WORDS >= this.events.length) {
-      this.stats.eventsDropped++;
-      if (!this.warnOnce.has('event')) this.warnOnce.warn('event', `rewindable: event dropped (unknown kind ${String(kind)}, over maxEventsPerFrame, or ${MAX_KINDS} event kinds exist)`);
-      return;
-    }
-    const at = this.eventCount * EVENT_WORDS;
-    this.events[at] = k;
-    this.events[at + 1] = subject >= 0 && (subject | 0) === subject ? subject : NO_SUBJECT;
-    const f = this.eventFloats;
-    f[at + 2] = x;
-    f[at + 3] = y;
-    f[at + 4] = z;
-    f[at + 5] = value;
-    if (f[at + 2] - f[at + 2] + f[at + 3] - f[at + 3] + f[at + 4] - f[at + 4] + f[at + 5] - f[at + 5] !== 0) this.repairEvent(at);
-    this.eventCount++;
-  }
-
-  /** Stores 0 for each non-finite float of the event at `at` (the float32 stores rounded them). */
-  private repairEvent(at: number): void {
-    const f = this.eventFloats;
-    for (let i = at + 2; i < at + EVENT_WORDS; i++) if (f[i] - f[i] !== 0) f[i] = 0;
-    this.stats.invalidEvents++;
-    this.repaired++;
-    if (!this.warnOnce.has('eventvalues')) this.warnOnce.warn('eventvalues', 'rewindable: an event had a non-finite position or value (or one beyond float32 range); 0 was stored');
+    this.events.add(kind, subject, x, y, z, value);
   }
 
   /** Closes the frame and commits it to the ring, evicting the oldest frames as needed. */
@@ -677,9 +358,11 @@ export class Recorder {
     draw.open = false;
     this.frameOpen = false;
     const frame = this.nextFrame++;
-    const n = this.count;
+    const n = this.stage.count;
+    const bones = this.boneStage;
+    const events = this.events;
     // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
-    const upper = HEADER_WORDS + n * 5 + this.boneCount + draw.wordCount + this.eventCount * EVENT_WORDS;
+    const upper = HEADER_WORDS + n * 5 + bones.count + draw.wordCount + events.count * EVENT_WORDS;
     const ring = this.ring;
     // Should the reservation evict the previous frame, its positions are kept for the repair of a
     // non-finite position (see onEvict).
@@ -692,11 +375,10 @@ export class Recorder {
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
     const resolver = this.resolver;
-    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, this.boneCount > 0);
-    const dropped = this.droppedEntities + resolver.dropped;
-    if (this.pending.count > 0) this.applyPendingAfter(frame);
+    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, bones.count > 0);
+    const dropped = this.stage.dropped + resolver.dropped;
+    this.descriptions.afterFrame(frame);
     const u = ring.u32;
-    const f = ring.f32;
     let total = HEADER_WORDS;
     if (truncated) {
       this.stats.framesTruncated++;
@@ -709,54 +391,28 @@ export class Recorder {
       u[at + H_EVENT_COUNT] = 0;
     } else {
       const bonesAt = at + HEADER_WORDS + m * 5;
-      let w = this.writeBones(bonesAt);
+      let w = bones.write(u, bonesAt, resolver.keptIndex);
       const boneWords = w - bonesAt;
       const dw = draw.words;
       for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
       w += draw.wordCount;
-      const ev = this.events;
-      for (let i = 0; i < this.eventCount * EVENT_WORDS; i++) u[w + i] = ev[i];
-      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + this.eventCount * EVENT_WORDS;
+      events.write(u, w);
+      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS;
       u[at + H_ENTITY_COUNT] = m;
       u[at + H_DROPPED_ENTITIES] = dropped;
       u[at + H_PRIM_WORDS] = draw.wordCount;
       u[at + H_PRIM_COUNT] = draw.primCount;
       u[at + H_BONE_WORDS] = boneWords;
-      u[at + H_EVENT_COUNT] = this.eventCount;
+      u[at + H_EVENT_COUNT] = events.count;
     }
     u[at + H_FRAME] = frame;
-    // Time: finite and never before the previous frame's; dt: a finite float32 (else repaired).
-    const time = this.time;
-    const timeOk = time - time === 0 && !(time < this.lastTime);
-    const storedTime = timeOk ? time : this.lastTime - this.lastTime === 0 ? this.lastTime : 0;
-    ring.f64[(at + H_TIME) >>> 1] = storedTime;
-    this.lastTime = storedTime;
-    f[at + H_DT] = this.dt;
-    if (!timeOk || f[at + H_DT] - f[at + H_DT] !== 0) this.badTime(at, frame);
+    this.header.write(ring, at, frame, truncated, this.repairs);
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_FLAGS] = (truncated ? FRAME_TRUNCATED : 0) | (this.hasCamera ? FRAME_HAS_CAMERA : 0);
-    const c = this.cam;
-    if (this.hasCamera) {
-      f[at + H_CAM_X] = c[0];
-      f[at + H_CAM_Y] = c[1];
-      f[at + H_CAM_Z] = c[2];
-      u[at + H_CAM_ROT] = encodeQuatAt(c, 3);
-      f[at + H_CAM_ZOOM] = c[7];
-      const zoom = f[at + H_CAM_ZOOM];
-      if (quatStatus.sanitized || !(zoom > 0) || f[at + H_CAM_X] - f[at + H_CAM_X] + f[at + H_CAM_Y] - f[at + H_CAM_Y] +
-          f[at + H_CAM_Z] - f[at + H_CAM_Z] + zoom - zoom !== 0) {
-        this.repairCamera(at);
-      }
-    } else {
-      f[at + H_CAM_X] = 0;
-      f[at + H_CAM_Y] = 0;
-      f[at + H_CAM_Z] = 0;
-      u[at + H_CAM_ROT] = QUAT_IDENTITY_BITS;
-      f[at + H_CAM_ZOOM] = 1;
-    }
-    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repaired;
+    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repairs.count;
+    this.repairs.committed();
+    events.committed();
     u[at + H_TOTAL_WORDS] = total;
     u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);
@@ -791,65 +447,12 @@ export class Recorder {
     }
   }
 
-  /**
-   * Repairs the camera of the frame at word `at` (position 0, rotation the identity, zoom 1 for each
-   * value that is not valid once stored) and counts it.
-   */
-  private repairCamera(at: number): void {
-    const f = this.ring.f32;
-    for (let i = at + H_CAM_X; i <= at + H_CAM_Z; i++) if (f[i] - f[i] !== 0) f[i] = 0;
-    if (quatStatus.sanitized) quatStatus.sanitized = false;
-    const zoom = f[at + H_CAM_ZOOM];
-    if (!(zoom > 0 && zoom - zoom === 0)) f[at + H_CAM_ZOOM] = 1;
-    this.stats.invalidCameras++;
-    this.repaired++;
-    if (!this.warnOnce.has('camera')) {
-      this.warnOnce.warn('camera', 'rewindable: the camera had a non-finite position, a rotation that cannot be encoded, or a zoom that is not a positive finite float32; 0, the identity and 1 were stored instead');
-    }
-  }
-
-  /** Counts a frame whose time or dt was repaired (the time before, or 0; dt 0) at word `at`. */
-  private badTime(at: number, frame: number): void {
-    const f = this.ring.f32;
-    if (f[at + H_DT] - f[at + H_DT] !== 0) f[at + H_DT] = 0;
-    this.stats.invalidTimes++;
-    this.repaired++;
-    if (!this.warnOnce.has('time')) {
-      this.warnOnce.warn('time', `rewindable: frame ${frame}: the time was not finite or went back (the previous frame's was stored), or dt was not a finite float32 (0 was stored)`);
-    }
-  }
-
-  /**
-   * Copies bone records, renumbering entity indices past dropped entries (whose records are
-   * dropped); returns the word after the last record written.
-   */
-  private writeBones(w: number): number {
-    if (this.boneCount === 0) return w;
-    const u = this.ring.u32;
-    const bw = this.boneWords;
-    for (let r = 0; r < this.boneCount;) {
-      const head = bw[r];
-      const c = head >>> BONE_INDEX_BITS;
-      const words = 1 + c * 4;
-      const k = this.resolver.keptIndex[head & BONE_INDEX_MASK];
-      if (k >= 0) {
-        u[w] = k | (c << BONE_INDEX_BITS);
-        for (let j = 1; j < words; j++) u[w + j] = bw[r + j];
-        w += words;
-      } else {
-        this.stats.bonesDropped++;
-      }
-      r += words;
-    }
-    return w;
-  }
-
   /** Drops every recorded frame and every entity life; channels, kinds and options stay. */
   public clear(): void {
     if (this.frameOpen) this.endFrame();
-    this.lastTime = NaN;
+    this.header.clear();
     this.ring.clear();
-    this.pending.clear();
+    this.descriptions.clear();
     this.resolver.clear();
     this.entities.clear();
   }
@@ -860,56 +463,14 @@ export class Recorder {
     this.resolver.evicted(frame);
   }
 
-  /**
-   * Applies the descriptions made in `frame` to the lives recorded in it that continued (new lives
-   * took theirs while resolving). Older descriptions wait for a new life: their id was not alive
-   * when they were made, so its next appearance starts one. Only this frame's are visited: they
-   * are the newest.
-   */
-  private applyPendingAfter(frame: number): void {
-    const p = this.pending;
-    const t = this.entities;
-    for (let e = p.last; e >= 0 && p.frameAt(e) === frame;) {
-      const before = p.before(e);
-      const h = t.lookup(p.idAt(e));
-      if (h >= 0 && t.lastFrame(h) === frame) this.apply(e, h);
-      e = before;
-    }
-  }
-
-  /** A new life of `id` (handle `h`) takes the description waiting for it, if any. */
-  private applyPending(id: number, h: number): void {
-    const e = this.pending.find(id);
-    if (e >= 0) this.apply(e, h);
-  }
-
-  private apply(e: number, h: number): void {
-    const t = this.entities;
-    t.kindOf[h] = t.internKind(this.pending.kindAt(e));
-    t.labels[h] = this.pending.labelAt(e);
-    this.pending.remove(e);
-  }
-
   /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */
   private refuse(id: number): void {
     if (!this.frameOpen) return this.outside();
-    if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) return this.badId(id);
-    return this.overCapacity();
+    this.stage.refuse(id);
   }
 
   private outside(): void {
     this.stats.callsOutsideFrame++;
     this.warnOnce.warn('outside', 'rewindable: recorder called outside beginFrame/endFrame; the call was ignored');
-  }
-
-  private badId(id: number): void {
-    this.droppedEntities++;
-    this.resolver.badId(id);
-  }
-
-  private overCapacity(): void {
-    this.stats.entitiesOverCapacity++;
-    this.droppedEntities++;
-    if (!this.warnOnce.has('cap')) this.warnOnce.warn('cap', `rewindable: more than ${this.options.maxEntitiesPerFrame} entities in one frame; the rest were dropped`);
   }
 }

@@ -1,0 +1,32 @@
+// @ts-check
+/**
+ * Mutation testing (opt-in, not part of `npm test`): `npm run mutation` mutates src/core and src/replay
+ * and runs, for each mutant, the node tests that cover it (vitest.mutation.config.ts). One file:
+ * `npm run mutation -- --mutate src/core/playback/TimeControl.ts`. Reports land in reports/mutation/
+ * (gitignored). Scores, and the survivors marked equivalent, are in docs/testing.md.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src/core/**/*.ts',
+    'src/replay/**/*.ts',
+    '!**/__tests__/**',
+    '!**/index.ts',
+    // Generated from src/core/kernel/entityKernel.wat by scripts/build-kernel.mjs: bytes, not logic.
+    '!src/core/kernel/entityKernelWasm.ts',
+  ],
+  ignorePatterns: ['dist', 'dist-demo', 'bench/out', 'test-results', 'reports', '.scratch'],
+  concurrency: 2,
+  timeoutMS: 20_000,
+  timeoutFactor: 2,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: 'reports/.stryker-tmp',
+  cleanTempDir: true,
+  thresholds: { high: 90, low: 85, break: null },
+};

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+import { REWINDABLE_ALIASES } from './vite.config';
+
+/**
+ * The test run StrykerJS repeats for every mutant (`npm run mutation`, see docs/testing.md): the node
+ * tests of src/core and src/replay only. Browser-mode tests cannot run under Stryker's vitest runner,
+ * and the allocation tests are left out (they measure the heap, not behaviour, and need --expose-gc,
+ * which the runner's worker threads do not get). The two randomised suites run fewer cases: each
+ * mutant is tested against every test that reaches its code, and a few hundred random cases kill what
+ * ten thousand kill.
+ */
+export default defineConfig({
+  resolve: { alias: REWINDABLE_ALIASES },
+  test: {
+    name: 'node',
+    environment: 'node',
+    include: ['src/core/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts'],
+    exclude: ['**/*.alloc.test.ts', 'src/core/playback/__tests__/allocation.test.ts'],
+    env: { RWD_PROPERTY_RUNS: '300', RWD_FUZZ_CASES: '300' },
+    testTimeout: 60_000,
+  },
+});

@@ -402,11 +402,17 @@ export class Recorder {
     this.stageColumns(c, columns);
   }
 
-  /** Clears and counts bit 7 of the staged flags [from, to) (`entityColumns` copied them as they were). */
+  /**
+   * Clears and counts bit 7 of the staged flags [from, to) (`entityColumns` copied them as they were).
+   * An entry whose id is out of range is skipped: it is refused when resolved, and `entity()` refuses
+   * such an entry before looking at its flags.
+   */
   private clearHighFlags(from: number, to: number): void {
     const inFlags = this.inFlags;
+    const ids = this.inIds;
+    const max = this.options.maxEntityId;
     for (let i = from; i < to; i++) {
-      if ((inFlags[i] & SANITIZED) === 0) continue;
+      if ((inFlags[i] & SANITIZED) === 0 || !(ids[i] >= 0 && ids[i] < max)) continue;
       inFlags[i] &= USER_FLAGS;
       this.badFlags();
     }

@@ -4,8 +4,12 @@
  * and runs, for each mutant, the node tests that cover it (vitest.mutation.config.ts). One file:
  * `npm run mutation -- --mutate src/core/playback/TimeControl.ts`. Reports land in reports/mutation/
  * (gitignored). Scores, and the survivors marked equivalent, are in docs/testing.md.
+ * MUTATION_RUN=<name> keeps a run's sandbox and reports apart, so that several runs can go at once
+ * (e.g. `MUTATION_RUN=sampler npm run mutation -- --mutate src/core/playback/Sampler.ts`).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
+const run = process.env.MUTATION_RUN ? `-${process.env.MUTATION_RUN}` : '';
+
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
@@ -24,9 +28,9 @@ export default {
   timeoutMS: 20_000,
   timeoutFactor: 2,
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  tempDirName: 'reports/.stryker-tmp',
+  htmlReporter: { fileName: `reports/mutation/index${run}.html` },
+  jsonReporter: { fileName: `reports/mutation/mutation${run}.json` },
+  tempDirName: `reports/.stryker-tmp${run}`,
   cleanTempDir: true,
   thresholds: { high: 90, low: 85, break: null },
 };

@@ -133,7 +133,7 @@ describe('fuzzing loadReplay with real files', () => {
     }
     expect(failures.filter((f) => f !== '')).toEqual([]);
     expect(failures.length).toBe(0);
-    expect(cases).toBeGreaterThanOrEqual(10000);
+    expect(cases).toBe(2 * CASES_PER_FILE);
     // The corpus exercised the validators, not just one early exit.
     for (const code of ['TRUNCATED', 'CORRUPT', 'CHECKSUM', 'BAD_MAGIC', 'loaded']) expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
     expect(recorderFingerprint(rec)).toBe(fingerprint);

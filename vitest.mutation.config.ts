@@ -16,7 +16,7 @@ export default defineConfig({
     environment: 'node',
     include: ['src/core/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts'],
     exclude: ['**/*.alloc.test.ts', 'src/core/playback/__tests__/allocation.test.ts'],
-    env: { RWD_PROPERTY_RUNS: '300', RWD_FUZZ_CASES: '300' },
+    env: { RWD_PROPERTY_RUNS: '100', RWD_FUZZ_CASES: '150' },
     testTimeout: 60_000,
   },
 });

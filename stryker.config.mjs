@@ -26,6 +26,8 @@ export default {
   ignorePatterns: ['dist', 'dist-demo', 'bench/out', 'test-results', 'reports', '.scratch'],
   concurrency: 2,
   timeoutMS: 20_000,
+  // The first run executes every related test once, with coverage: slow on a loaded machine.
+  dryRunTimeoutMinutes: 30,
   timeoutFactor: 2,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/index${run}.html` },

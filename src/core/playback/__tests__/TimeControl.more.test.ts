@@ -145,14 +145,17 @@ describe('TimeControl: listeners, playing through seeks, fallback durations', ()
     const rec = quietRecorder();
     evenFrames(rec, 20);
     const tc = new TimeControl(rec.reader);
-    tc.seek(15);
+    tc.seek(19); // the newest
     rec.clear();
     tc.toOldest();
     tc.toNewest();
     tc.update(0);
-    expect(tc.position).toBe(15);
+    expect(tc.position).toBe(19);
     tc.goLive();
-    expect(tc.position).toBe(15);
+    expect(tc.position).toBe(19);
+    tc.pause();
+    tc.play(); // nothing held: no restart from an end
+    expect([tc.position, tc.state]).toEqual([19, 'playing']);
     tc.pause();
     const heard: number[] = [];
     tc.onChange((t) => heard.push(t.position));

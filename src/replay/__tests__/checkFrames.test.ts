@@ -134,6 +134,10 @@ describe('checkFrame', () => {
     refused(check((u) => { u[H_EVENT_COUNT] += 1; }), 'frames[4]', new RegExp(`section sizes \\(entities ${N}, bone words ${BONE_WORDS}, primitive words \\d+, events 3\\) need ${WORDS + EVENT_WORDS} words, the frame has ${WORDS}`));
     refused(check(() => undefined, context({ maxEntitiesPerFrame: N - 1 })), 'frames[4].entityCount', new RegExp(`${N} entities exceed the limit of ${N - 1}`), 'TOO_LARGE');
     expect(check(() => undefined, context({ maxEntitiesPerFrame: N }))).toBe(null);
+    // Whatever the limit given, a bone record's 20-bit entity index caps a frame at 2^20 entities.
+    const huge = context({ maxEntitiesPerFrame: 2 ** 22 });
+    refused(check((u) => { u[H_ENTITY_COUNT] = 2 ** 20 + 1; }, huge), 'frames[4].entityCount', /1048577 entities exceed the limit of 1048576/, 'TOO_LARGE');
+    refused(check((u) => { u[H_ENTITY_COUNT] = 2 ** 20; }, context({ maxEntitiesPerFrame: 2 ** 22 })), 'frames[4]', /section sizes/);
   });
 
   it('refuses entities that do not exist, are not alive then, or appear twice; positions and rotations that are not valid', () => {
@@ -141,6 +145,8 @@ describe('checkFrame', () => {
     for (const rowOfHandle of [undefined, null]) {
       const ctx = (): FrameCheckContext => (rowOfHandle === null ? context({ rowOfHandle: null }) : context());
       refused(check((u) => { u[HEADER_WORDS + 2] = (u[HEADER_WORDS + 2] & ~0xffffff) | 5000; }, ctx()), 'frames[4].entities[2]', /handle 5000 is not in the entity table/);
+      const past = rec.entities.highWater; // one past the handle table
+      refused(check((u) => { u[HEADER_WORDS + 2] = (u[HEADER_WORDS + 2] & ~0xffffff) | past; }, ctx()), 'frames[4].entities[2]', new RegExp(`handle ${past} is not in the entity table`));
       refused(check((u) => { u[HEADER_WORDS + 1] = u[HEADER_WORDS]; }, ctx()), 'frames[4].entities[1]', new RegExp(`handle ${h0} appears twice`));
     }
     const spawned = context();
@@ -176,6 +182,9 @@ describe('checkFrame', () => {
     expect(checkPrimitives(words, floats, 0, 7, 1, 3, 'p')).toBe(1);
     expect(() => checkPrimitives(words, floats, 0, 6, 1, 3, 'p')).toThrow(/text of 5 bytes overruns the primitive section/);
     expect(() => checkPrimitives(words, floats, 0, 4, 1, 3, 'p')).toThrow(/record overruns the primitive section/);
+    words[1] = 0x7fc00000; // a NaN anchor
+    expect(() => checkPrimitives(words, floats, 0, 7, 1, 3, 'p')).toThrow(/a coordinate is not finite/);
+    words[1] = 0;
     words[4] = 4; // the text's bytes are not floats: any bits are fine
     words[5] = 0x7fc00000;
     expect(checkPrimitives(words, floats, 0, 6, 1, 3, 'p')).toBe(1);

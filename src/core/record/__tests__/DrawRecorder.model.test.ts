@@ -169,4 +169,42 @@ describe('DrawRecorder against a model', () => {
     expect(p.colors[2999]).toBe(2999);
     for (let i = 0; i < 40; i++) expect([p.text(3000 + i), p.data[(3000 + i) * 7], p.channels[3000 + i]]).toEqual([`label ${i}`, i * 100, Channel.PHYSICS]);
   });
+
+  it('the staging holds every budget filled at once: the largest primitive on every channel, every paragraph, every text byte', () => {
+    const r = quiet({ primitiveBudget: 40, textBudgetBytes: 64, maxParagraphs: 4, paragraphRadius: 1 });
+    const net = r.channels.register('network', { budget: 30 });
+    const capacity = r.draw.capacityWords;
+    for (let frame = 0; frame < 2; frame++) {
+      r.beginFrame(frame, 1);
+      const kept: Kept[] = [];
+      for (const [channel, budget] of [[Channel.AI, 40], [Channel.PHYSICS, 40], [Channel.ANIMATION, 40], [net, 30]]) {
+        for (let i = 0; i < budget; i++) {
+          const v = [i, channel, frame, -i, 0.5, 2, 0.25];
+          call(r, 'arrow', channel, v, i);
+          kept.push({ type: PRIM_ARROW, channel, color: i, floats: v });
+        }
+      }
+      // Four paragraphs of 16 bytes: 'x' * 15 + '\n' + 'y' merged is 17, so lines of 7 + 1 + 8.
+      for (let p = 0; p < 4; p++) {
+        r.draw.text(Channel.AI, p * 10, 0, 0, 'abcdefg', 0x10 + p);
+        r.draw.text(Channel.AI, p * 10, 0, 0, 'hijklmno', 0x20 + p);
+      }
+      for (let p = 0; p < 4; p++) kept.push({ type: PRIM_TEXT, channel: Channel.AI, color: 0x10 + p, floats: [p * 10, 0, 0], text: 'abcdefg\nhijklmno' });
+      r.endFrame();
+      expect(readBack(r, frame)).toEqual(kept);
+      const h = new FrameHeader();
+      r.reader.readHeader(frame, h);
+      expect([h.overBudget, h.droppedPrimitives, h.droppedTextBytes]).toEqual([0, 0, 0]);
+    }
+    expect(r.draw.capacityWords).toBe(capacity);
+  });
+
+  it('texts are Latin-1: code 255 is kept, 256 and above become "?", a surrogate pair is one "?"; a lone surrogate too', () => {
+    const r = quiet({ paragraphRadius: 0 });
+    r.beginFrame(0, 1);
+    r.draw.text(Channel.AI, 0, 0, 0, 'a\u00ff\u0100\ud83d\ude00b\ud83d', 0);
+    r.draw.text(Channel.AI, 5, 0, 0, '\ude00\ud83dc', 0);
+    r.endFrame();
+    expect(readBack(r, 0).map((k) => k.text)).toEqual(['a\u00ff??b?', '??c']);
+  });
 });

@@ -15,6 +15,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
+echo "== format and lint (Biome; npm run format fixes)"
+npx biome ci --colors=off .
 echo "== typecheck"
 npx tsc -p tsconfig.json --noEmit
 results=$(mktemp -d)

@@ -20,7 +20,14 @@ export default defineConfig({
           // --expose-gc lets allocation tests empty the young generation before measuring.
           pool: 'forks',
           execArgv: ['--expose-gc'],
-          include: ['src/core/**/__tests__/**/*.test.ts', 'src/live/**/__tests__/**/*.test.ts', 'src/cli/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts', 'bench/__tests__/**/*.test.ts', 'demo/src/**/__tests__/**/*.test.ts'],
+          include: [
+            'src/core/**/__tests__/**/*.test.ts',
+            'src/live/**/__tests__/**/*.test.ts',
+            'src/cli/**/__tests__/**/*.test.ts',
+            'src/replay/**/__tests__/**/*.test.ts',
+            'bench/__tests__/**/*.test.ts',
+            'demo/src/**/__tests__/**/*.test.ts',
+          ],
           testTimeout: 60_000,
         },
       },

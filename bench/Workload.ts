@@ -68,7 +68,12 @@ const FLAG_DAMAGED = 1;
 const FLAG_USER_MASK = 0x7c;
 
 /** `a[0..n)` reordered so that position k holds what slot `perm[k]` held (through `scratch`). */
-function permute<T extends Int32Array | Float32Array | Uint8Array>(a: T, perm: Int32Array, n: number, scratch: T): void {
+function permute<T extends Int32Array | Float32Array | Uint8Array>(
+  a: T,
+  perm: Int32Array,
+  n: number,
+  scratch: T,
+): void {
   for (let k = 0; k < n; k++) scratch[k] = a[perm[k]];
   a.set(scratch.subarray(0, n));
 }
@@ -151,7 +156,8 @@ export class Workload {
     if (!(idSpace > o.entities + o.churnPerFrame && (idSpace | 0) === idSpace)) {
       throw new RangeError(`Workload: idSpace must be an integer above entities + churnPerFrame (got ${idSpace})`);
     }
-    if (o.order !== 'slots' && o.order !== 'sortY') throw new RangeError(`Workload: order must be 'slots' or 'sortY' (got ${String(o.order)})`);
+    if (o.order !== 'slots' && o.order !== 'sortY')
+      throw new RangeError(`Workload: order must be 'slots' or 'sortY' (got ${String(o.order)})`);
     if (o.order === 'sortY' && o.entities + o.churnPerFrame > 2 ** SLOT_BITS) {
       throw new RangeError(`Workload: order 'sortY' takes at most ${2 ** SLOT_BITS} entities + churn`);
     }
@@ -258,7 +264,6 @@ export class Workload {
     permute(this.asleep, perm, n, this.scratchU8);
   }
 
-
   private spawn(): void {
     const s = this.count++;
     const id = this.freeIds[this.freeHead];
@@ -272,7 +277,11 @@ export class Workload {
     this.y[s] = r.range(-h, h);
     this.z[s] = r.range(-h * 0.1, h * 0.1);
     // A uniformly random orientation: a point drawn uniformly in the unit 4-ball, projected onto S3.
-    let ax = 0, ay = 0, az = 0, aw = 0, n2 = 0;
+    let ax = 0,
+      ay = 0,
+      az = 0,
+      aw = 0,
+      n2 = 0;
     do {
       ax = r.range(-1, 1);
       ay = r.range(-1, 1);
@@ -295,7 +304,10 @@ export class Workload {
     this.vx[s] = Math.cos(heading) * speed;
     this.vy[s] = Math.sin(heading) * speed;
     this.vz[s] = r.range(-0.1, 0.1) * speed;
-    let ux = 0, uy = 0, uz = 0, u2 = 0;
+    let ux = 0,
+      uy = 0,
+      uz = 0,
+      u2 = 0;
     do {
       ux = r.range(-1, 1);
       uy = r.range(-1, 1);
@@ -350,15 +362,30 @@ export class Workload {
       let px = x[s] + vx[s] * dt;
       let py = y[s] + vy[s] * dt;
       let pz = z[s] + vz[s] * dt;
-      if (px > h || px < -h) { vx[s] = -vx[s]; px = px > h ? h : -h; }
-      if (py > h || py < -h) { vy[s] = -vy[s]; py = py > h ? h : -h; }
-      if (pz > hz || pz < -hz) { vz[s] = -vz[s]; pz = pz > hz ? hz : -hz; }
+      if (px > h || px < -h) {
+        vx[s] = -vx[s];
+        px = px > h ? h : -h;
+      }
+      if (py > h || py < -h) {
+        vy[s] = -vy[s];
+        py = py > h ? h : -h;
+      }
+      if (pz > hz || pz < -hz) {
+        vz[s] = -vz[s];
+        pz = pz > hz ? hz : -hz;
+      }
       x[s] = px;
       y[s] = py;
       z[s] = pz;
       // q' = dq * q, renormalised so float32 rounding never drifts the length.
-      const ax = dqx[s], ay = dqy[s], az = dqz[s], aw = dqw[s];
-      const bx = qx[s], by = qy[s], bz = qz[s], bw = qw[s];
+      const ax = dqx[s],
+        ay = dqy[s],
+        az = dqz[s],
+        aw = dqw[s];
+      const bx = qx[s],
+        by = qy[s],
+        bz = qz[s],
+        bw = qw[s];
       const rx = aw * bx + ax * bw + ay * bz - az * by;
       const ry = aw * by - ax * bz + ay * bw + az * bx;
       const rz = aw * bz + ax * by - ay * bx + az * bw;

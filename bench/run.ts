@@ -30,12 +30,17 @@ function optionList(args: readonly string[], name: string): string[] {
   if (i < 0) return [];
   const value = args[i + 1];
   if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a comma-separated list`);
-  return value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 function cpuModel(): string {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) return line.split(':')[1].trim();
   } catch {
     // Not Linux: fall back to what Node reports.
@@ -108,8 +113,12 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
   };
   console.log('# rewindable benchmark');
-  console.log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GiB; node ${machine.node} (V8 ${machine.v8})`);
-  console.log(`load average at start: ${machine.loadAverage.join(' ')}${machine.gcExposed ? '' : '; WARNING: run with --expose-gc'}${context.quick ? '; QUICK run' : ''}`);
+  console.log(
+    `machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GiB; node ${machine.node} (V8 ${machine.v8})`,
+  );
+  console.log(
+    `load average at start: ${machine.loadAverage.join(' ')}${machine.gcExposed ? '' : '; WARNING: run with --expose-gc'}${context.quick ? '; QUICK run' : ''}`,
+  );
   console.log('');
 
   const figures: BenchFigures = {};
@@ -121,26 +130,39 @@ async function main(): Promise<void> {
     const result = await section.run(context);
     const mine = readings.filter((r) => r.section === section.name).map((r) => r.ms);
     if (mine.length > 0) {
-      console.log(`speed probe during ${section.name}: ${Math.min(...mine).toFixed(2)}–${Math.max(...mine).toFixed(2)} ms over ${mine.length} readings (see the end of the run)`);
+      console.log(
+        `speed probe during ${section.name}: ${Math.min(...mine).toFixed(2)}–${Math.max(...mine).toFixed(2)} ms over ${mine.length} readings (see the end of the run)`,
+      );
     }
     Object.assign(figures, result.figures);
     const probes = readings.filter((r) => r.section === section.name);
-    writeFileSync(join(outDir, `${section.name}.json`), `${JSON.stringify({ machine, quick: context.quick, figures: result.figures, probes, details: result.details }, null, 2)}\n`);
+    writeFileSync(
+      join(outDir, `${section.name}.json`),
+      `${JSON.stringify({ machine, quick: context.quick, figures: result.figures, probes, details: result.details }, null, 2)}\n`,
+    );
     context.collectGarbage();
     console.log('');
   }
   if (readings.length > 0) {
     const fastest = Math.min(...readings.map((r) => r.ms));
     const slow = readings.filter((r) => r.ms > fastest * 1.25);
-    const bySection = SECTIONS.map((sec) => [sec.name, slow.filter((r) => r.section === sec.name).length] as const).filter(([, n]) => n > 0);
-    console.log(`speed probe (fixed CPU work, read before each timed loop): fastest ${fastest.toFixed(2)} ms, slowest ` +
-      `${Math.max(...readings.map((r) => r.ms)).toFixed(2)} ms; ${slow.length} of ${readings.length} readings over 1.25× the fastest` +
-      `${bySection.length > 0 ? ` (${bySection.map(([name, n]) => `${name}: ${n}`).join(', ')}; figures taken then are slowed by the machine; see "probes" in bench/out/<section>.json)` : ''}`);
+    const bySection = SECTIONS.map(
+      (sec) => [sec.name, slow.filter((r) => r.section === sec.name).length] as const,
+    ).filter(([, n]) => n > 0);
+    console.log(
+      `speed probe (fixed CPU work, read before each timed loop): fastest ${fastest.toFixed(2)} ms, slowest ` +
+        `${Math.max(...readings.map((r) => r.ms)).toFixed(2)} ms; ${slow.length} of ${readings.length} readings over 1.25× the fastest` +
+        `${bySection.length > 0 ? ` (${bySection.map(([name, n]) => `${name}: ${n}`).join(', ')}; figures taken then are slowed by the machine; see "probes" in bench/out/<section>.json)` : ''}`,
+    );
     figures.speedProbeMsMin = Math.round(fastest * 1000) / 1000;
     figures.speedProbeMsMax = Math.round(Math.max(...readings.map((r) => r.ms)) * 1000) / 1000;
   }
-  const endLoad = loadavg().map((l) => Math.round(l * 100) / 100).join(' ');
-  console.log(`(bench took ${((performance.now() - started) / 1000).toFixed(1)} s; load average at end: ${endLoad}; raw results in bench/out/)`);
+  const endLoad = loadavg()
+    .map((l) => Math.round(l * 100) / 100)
+    .join(' ');
+  console.log(
+    `(bench took ${((performance.now() - started) / 1000).toFixed(1)} s; load average at end: ${endLoad}; raw results in bench/out/)`,
+  );
   console.log(JSON.stringify(figures));
 }
 

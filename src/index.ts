@@ -11,30 +11,86 @@
 
 // Recording
 export {
-  Channel, DEFAULT_RECORDER_OPTIONS, EntityFlags, MAX_CHANNELS, NO_SUBJECT, PrimitiveType, Recorder, TeeDraw,
-  angleZToQuat, arenaBytesFor, cone, cross, quatToAngleZ, stickFigure, wireAabb, wireBox,
+  Channel,
+  DEFAULT_RECORDER_OPTIONS,
+  EntityFlags,
+  MAX_CHANNELS,
+  NO_SUBJECT,
+  PrimitiveType,
+  Recorder,
+  TeeDraw,
+  angleZToQuat,
+  arenaBytesFor,
+  cone,
+  cross,
+  quatToAngleZ,
+  stickFigure,
+  wireAabb,
+  wireBox,
 } from './core/index';
 export type {
-  ChannelInfo, ChannelOptions, ChannelRegistry, DebugDraw, EntityColumns, PrimitiveTypeValue, RecorderOptions,
-  RecorderStats, StaticLayer, StaticLayers,
+  ChannelInfo,
+  ChannelOptions,
+  ChannelRegistry,
+  DebugDraw,
+  EntityColumns,
+  PrimitiveTypeValue,
+  RecorderOptions,
+  RecorderStats,
+  StaticLayer,
+  StaticLayers,
 } from './core/index';
 
 // Reading and playback
 export {
-  DEFAULT_PLAYBACK_OPTIONS, DEFAULT_SAMPLER_OPTIONS, DEFAULT_TIME_CONTROL_OPTIONS, EntityBuffer, EventBuffer,
-  FrameHeader, FrameReader, MarkerKind, Playback, Presence, PrimitiveBuffer, SampleBuffer,
+  DEFAULT_PLAYBACK_OPTIONS,
+  DEFAULT_SAMPLER_OPTIONS,
+  DEFAULT_TIME_CONTROL_OPTIONS,
+  EntityBuffer,
+  EventBuffer,
+  FrameHeader,
+  FrameReader,
+  MarkerKind,
+  Playback,
+  Presence,
+  PrimitiveBuffer,
+  SampleBuffer,
 } from './core/index';
 export type {
-  Bookmark, Bookmarks, Lifetimes, MarkerIndex, MarkerKindValue, PlaybackOptions, PlaybackState, PresenceValue,
-  Sampler, SamplerOptions, TimeControl, TimeControlOptions,
+  Bookmark,
+  Bookmarks,
+  Lifetimes,
+  MarkerIndex,
+  MarkerKindValue,
+  PlaybackOptions,
+  PlaybackState,
+  PresenceValue,
+  Sampler,
+  SamplerOptions,
+  TimeControl,
+  TimeControlOptions,
 } from './core/index';
 
 // Replay files
 export {
-  DEFAULT_LOAD_REPLAY_OPTIONS, DEFAULT_REPLAY_LIMITS, DEFAULT_SAVE_REPLAY_OPTIONS, REPLAY_FILE_EXTENSION, ReplayError,
-  loadReplay, saveReplay,
+  DEFAULT_LOAD_REPLAY_OPTIONS,
+  DEFAULT_REPLAY_LIMITS,
+  DEFAULT_SAVE_REPLAY_OPTIONS,
+  REPLAY_FILE_EXTENSION,
+  ReplayError,
+  loadReplay,
+  saveReplay,
 } from './replay/index';
 export type {
-  LoadReplayOptions, LoadedReplay, ReplayBookmark, ReplayCompression, ReplayErrorCode, ReplayInfo, ReplayLimits,
-  ReplaySource, ReplayWarning, ReplayWarningCode, SaveReplayOptions,
+  LoadReplayOptions,
+  LoadedReplay,
+  ReplayBookmark,
+  ReplayCompression,
+  ReplayErrorCode,
+  ReplayInfo,
+  ReplayLimits,
+  ReplaySource,
+  ReplayWarning,
+  ReplayWarningCode,
+  SaveReplayOptions,
 } from './replay/index';

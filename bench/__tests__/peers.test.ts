@@ -137,7 +137,16 @@ describe('bench helpers', () => {
   });
 
   it('table formatting', () => {
-    const lines = formatTable([{ header: 'peer', align: 'left' }, { header: 'ns', align: 'right' }], [['json', '812.0'], ['rw', '9.5']]);
+    const lines = formatTable(
+      [
+        { header: 'peer', align: 'left' },
+        { header: 'ns', align: 'right' },
+      ],
+      [
+        ['json', '812.0'],
+        ['rw', '9.5'],
+      ],
+    );
     expect(lines).toEqual(['peer     ns', '----  -----', 'json  812.0', 'rw      9.5']);
     expect(fixed(NaN, 2)).toBe('—');
     expect(ratio(41.23)).toBe('41.2×');
@@ -165,7 +174,11 @@ describe('the record section', () => {
   it('selects peers by name, rewindable always first', () => {
     expect(selectPeers([]).map((p) => p.name)).toEqual(RECORD_PEERS.map((p) => p.name));
     expect(selectPeers(['none']).map((p) => p.name)).toEqual(['rewindable']);
-    expect(selectPeers(['BITECS SoA', 'msgpackr']).map((p) => p.name)).toEqual(['rewindable', 'msgpackr', 'bitecs SoA']);
+    expect(selectPeers(['BITECS SoA', 'msgpackr']).map((p) => p.name)).toEqual([
+      'rewindable',
+      'msgpackr',
+      'bitecs SoA',
+    ]);
     expect(() => selectPeers(['protobuf'])).toThrow(/unknown peer "protobuf"/);
   });
 

@@ -5,7 +5,15 @@ import type { OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
 import { checkOverlayResult, overlayOptions, overlayTable } from '../sections/overlay';
 import { checkRoundTrip, measureCodec, recordReplaySource } from '../sections/replay';
 
-const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5, settle: async () => 1.5 };
+const context: BenchContext = {
+  log: () => undefined,
+  collectGarbage: () => undefined,
+  quick: true,
+  peers: [],
+  outDir: '',
+  probe: () => 1.5,
+  settle: async () => 1.5,
+};
 
 describe('the replay section', () => {
   it('records a source that holds every frame, and measures both codecs with a checked round trip', () => {
@@ -40,23 +48,56 @@ describe('the replay section', () => {
     expect(() => checkRoundTrip(source.recorder.reader, ids.reader)).toThrow(/handle 3/);
     // A replay of fewer frames.
     const shorter = recordReplaySource(11, 20, 1 << 20);
-    expect(() => checkRoundTrip(source.recorder.reader, loadReplay(saveReplay(shorter.recorder)).reader)).toThrow(/loaded 11 frames/);
+    expect(() => checkRoundTrip(source.recorder.reader, loadReplay(saveReplay(shorter.recorder)).reader)).toThrow(
+      /loaded 11 frames/,
+    );
   });
 });
 
 describe('the overlay section', () => {
   const s = (median: number): SeriesStats => ({ median, p95: median * 2, mean: median, min: median / 2 });
   const result = (): OverlayBenchResult => ({
-    update: s(1.2), renderChanged: s(4), scrubUpdate: s(1.3), scrubRender: s(4.1), unchangedUpdate: s(0.01),
-    renderUnchanged: s(0.2), channelsOffUpdate: s(0.5), channelsOffRender: s(0.6), gpuChanged: s(20),
-    samplesPerChangedUpdate: 1, samplesPerUnchangedUpdate: 0, entitiesStored: 1000, primitivesStored: 2000,
-    maxSpriteErrorPx: 0, timerResolutionMs: 0.005, crossOriginIsolated: true,
+    update: s(1.2),
+    renderChanged: s(4),
+    scrubUpdate: s(1.3),
+    scrubRender: s(4.1),
+    unchangedUpdate: s(0.01),
+    renderUnchanged: s(0.2),
+    channelsOffUpdate: s(0.5),
+    channelsOffRender: s(0.6),
+    gpuChanged: s(20),
+    samplesPerChangedUpdate: 1,
+    samplesPerUnchangedUpdate: 0,
+    entitiesStored: 1000,
+    primitivesStored: 2000,
+    maxSpriteErrorPx: 0,
+    timerResolutionMs: 0.005,
+    crossOriginIsolated: true,
     timeline: {
-      redraw: s(0.2), playhead: s(0.01), onion: s(0.3), onionTrail: s(0.6), frames: 900, markers: 2050, ghosts: 60,
-      trailPoints: 900, redraws: 2,
+      redraw: s(0.2),
+      playhead: s(0.01),
+      onion: s(0.3),
+      onionTrail: s(0.6),
+      frames: 900,
+      markers: 2050,
+      ghosts: 60,
+      trailPoints: 900,
+      redraws: 2,
     },
     phaseSeconds: { setup: 0, record: 0, playing: 0, scrubbing: 0, unchanged: 0, channelsOff: 0 },
-    renderer: 'test', userAgent: 'test', options: { entities: 1000, primitives: 2000, texts: 20, recordFrames: 120, warmup: 1, iterations: 1, width: 1, height: 1, resolution: 1 },
+    renderer: 'test',
+    userAgent: 'test',
+    options: {
+      entities: 1000,
+      primitives: 2000,
+      texts: 20,
+      recordFrames: 120,
+      warmup: 1,
+      iterations: 1,
+      width: 1,
+      height: 1,
+      resolution: 1,
+    },
   });
 
   it('accepts a result that measured what was asked, and refuses one that did not', () => {
@@ -66,14 +107,20 @@ describe('the overlay section', () => {
     expect(() => checkOverlayResult(result(), asked)).not.toThrow();
     expect(() => checkOverlayResult({ ...result(), primitivesStored: 1024 }, asked)).toThrow(/1024 primitives/);
     expect(() => checkOverlayResult({ ...result(), entitiesStored: 999 }, asked)).toThrow(/999 entities/);
-    expect(() => checkOverlayResult({ ...result(), samplesPerChangedUpdate: 0.5 }, asked)).toThrow(/samples per changed/);
-    expect(() => checkOverlayResult({ ...result(), samplesPerUnchangedUpdate: 1 }, asked)).toThrow(/samples per unchanged/);
+    expect(() => checkOverlayResult({ ...result(), samplesPerChangedUpdate: 0.5 }, asked)).toThrow(
+      /samples per changed/,
+    );
+    expect(() => checkOverlayResult({ ...result(), samplesPerUnchangedUpdate: 1 }, asked)).toThrow(
+      /samples per unchanged/,
+    );
     expect(() => checkOverlayResult({ ...result(), maxSpriteErrorPx: 3 }, asked)).toThrow(/recorded position/);
     expect(() => checkOverlayResult({ ...result(), update: s(NaN) }, asked)).toThrow(/not a number/);
     const tl = result().timeline;
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, markers: 300 } }, asked)).toThrow(/300 markers/);
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, ghosts: 10 } }, asked)).toThrow(/10 ghosts/);
-    expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, redraw: s(NaN) } }, asked)).toThrow(/timeline timing/);
+    expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, redraw: s(NaN) } }, asked)).toThrow(
+      /timeline timing/,
+    );
     expect(overlayOptions(true).iterations).toBeLessThan(asked.iterations ?? 0);
   });
 

@@ -7,15 +7,32 @@ import { SampleRows } from '../lib/SampleRows';
 import { slerpTextbook } from '../lib/slerpTextbook';
 import { DecodedFrame } from '../peers/DecodedFrame';
 import {
-  CASE_PLAYING, CASE_REBLEND, CASE_SEEK, SAMPLE_PEERS, SEEK_CASES, casePositions, runSamplePeer, sampleTable,
-  seekTable, selectSamplePeers, workloadFrames,
+  CASE_PLAYING,
+  CASE_REBLEND,
+  CASE_SEEK,
+  SAMPLE_PEERS,
+  SEEK_CASES,
+  casePositions,
+  runSamplePeer,
+  sampleTable,
+  seekTable,
+  selectSamplePeers,
+  workloadFrames,
 } from '../sections/sample';
 import { speedProbeMs } from '../lib/speedProbe';
 import { SeededRandom } from '../SeededRandom';
 import { axisAngle, randomQuat } from '../../tests/helpers/rotations';
 import { Workload } from '../Workload';
 
-const context: BenchContext = { log: () => undefined, collectGarbage: () => undefined, quick: true, peers: [], outDir: '', probe: () => 1.5, settle: async () => 1.5 };
+const context: BenchContext = {
+  log: () => undefined,
+  collectGarbage: () => undefined,
+  quick: true,
+  peers: [],
+  outDir: '',
+  probe: () => 1.5,
+  settle: async () => 1.5,
+};
 
 describe('reference and textbook slerp', () => {
   it('referenceSlerp turns by t·θ about the relative axis, along the shortest path', () => {
@@ -28,7 +45,13 @@ describe('reference and textbook slerp', () => {
     }
     // b and -b are the same rotation: the path is the short one either way (0.3 rad, not 2π - 0.3).
     const b = axisAngle(1, 0, 0, 0.3);
-    referenceSlerp([0, 0, 0, 1], b.map((v) => -v), 0.5, out, 0);
+    referenceSlerp(
+      [0, 0, 0, 1],
+      b.map((v) => -v),
+      0.5,
+      out,
+      0,
+    );
     expect(quatAngleDeg(0, 0, 0, 1, out[0], out[1], out[2], out[3])).toBeCloseTo((0.15 * 180) / Math.PI, 9);
     // From a non-identity start: a · r^t.
     const a = axisAngle(0, 1, 0, 2);
@@ -48,15 +71,18 @@ describe('reference and textbook slerp', () => {
     for (let i = 0; i < 2000; i++) {
       const a = randomQuat(rand);
       // Half the pairs are random (mostly far apart), half a small turn apart (the nlerp branch).
-      const b = i % 2 === 0 ? randomQuat(rand) : (() => {
-        const d = axisAngle(0, 0, 1, r.range(-0.05, 0.05));
-        return [
-          d[3] * a[0] + d[0] * a[3] + d[1] * a[2] - d[2] * a[1],
-          d[3] * a[1] - d[0] * a[2] + d[1] * a[3] + d[2] * a[0],
-          d[3] * a[2] + d[0] * a[1] - d[1] * a[0] + d[2] * a[3],
-          d[3] * a[3] - d[0] * a[0] - d[1] * a[1] - d[2] * a[2],
-        ].map((v) => (r.next() < 0.5 ? -v : v)) as number[];
-      })();
+      const b =
+        i % 2 === 0
+          ? randomQuat(rand)
+          : (() => {
+              const d = axisAngle(0, 0, 1, r.range(-0.05, 0.05));
+              return [
+                d[3] * a[0] + d[0] * a[3] + d[1] * a[2] - d[2] * a[1],
+                d[3] * a[1] - d[0] * a[2] + d[1] * a[3] + d[2] * a[0],
+                d[3] * a[2] + d[0] * a[1] - d[1] * a[0] + d[2] * a[3],
+                d[3] * a[3] - d[0] * a[0] - d[1] * a[1] - d[2] * a[2],
+              ].map((v) => (r.next() < 0.5 ? -v : v)) as number[];
+            })();
       const t = r.next();
       slerpTextbook(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], t, got, 0);
       referenceSlerp(a, b, t, ref, 0);
@@ -90,7 +116,9 @@ describe('verifySample', () => {
     for (let k = 0; k < b.count; k++) {
       const i = inA.get(b.ids[k]);
       rows.ids[k] = b.ids[k];
-      const ax = i === undefined ? b.x[k] : a.x[i], ay = i === undefined ? b.y[k] : a.y[i], az = i === undefined ? b.z[k] : a.z[i];
+      const ax = i === undefined ? b.x[k] : a.x[i],
+        ay = i === undefined ? b.y[k] : a.y[i],
+        az = i === undefined ? b.z[k] : a.z[i];
       const tt = i === undefined ? 0 : t;
       rows.positions[k * 3] = ax + (b.x[k] - ax) * tt;
       rows.positions[k * 3 + 1] = ay + (b.y[k] - ay) * tt;
@@ -181,10 +209,14 @@ describe('casePositions', () => {
 });
 
 describe('sample peers', () => {
-  it('selects peers by their name or their record peer\'s, rewindable always first', () => {
+  it("selects peers by their name or their record peer's, rewindable always first", () => {
     expect(selectSamplePeers([]).map((p) => p.name)).toEqual(SAMPLE_PEERS.map((p) => p.name));
     expect(selectSamplePeers(['none']).map((p) => p.name)).toEqual(['rewindable']);
-    expect(selectSamplePeers(['JSON.stringify', 'geckos vault']).map((p) => p.name)).toEqual(['rewindable', 'JSON', 'geckos interpolate']);
+    expect(selectSamplePeers(['JSON.stringify', 'geckos vault']).map((p) => p.name)).toEqual([
+      'rewindable',
+      'JSON',
+      'geckos interpolate',
+    ]);
     expect(selectSamplePeers(['bitecs SoA']).map((p) => p.name)).toEqual(['rewindable']);
     expect(() => selectSamplePeers(['protobuf'])).toThrow(/unknown peer/);
   });
@@ -212,7 +244,14 @@ describe('sample peers', () => {
         peer.sample(p);
         peer.read(rows);
         const f = Math.floor(p);
-        const check = verifySample(peer.name, inputs.get(f) as DecodedFrame, inputs.get(f + 1) as DecodedFrame, p - f, rows, peer.rules);
+        const check = verifySample(
+          peer.name,
+          inputs.get(f) as DecodedFrame,
+          inputs.get(f + 1) as DecodedFrame,
+          p - f,
+          rows,
+          peer.rules,
+        );
         blended += check.blended;
         expect(check.maxRotationDeg).toBeLessThanOrEqual(peer.rules.rotationTolDeg);
       }
@@ -234,10 +273,27 @@ describe('sample peers', () => {
     expect(vault.get(110)?.newer.time).toBe(200);
     // interpolate() matches entities by id and takes a percentage for t <= 1.
     const si = new SnapshotInterpolation();
-    const older = { id: 'a', time: 0, state: [{ id: 'x', p: 0 }, { id: 'y', p: 10 }] };
-    const newer = { id: 'b', time: 100, state: [{ id: 'y', p: 20 }, { id: 'x', p: 4 }] };
+    const older = {
+      id: 'a',
+      time: 0,
+      state: [
+        { id: 'x', p: 0 },
+        { id: 'y', p: 10 },
+      ],
+    };
+    const newer = {
+      id: 'b',
+      time: 100,
+      state: [
+        { id: 'y', p: 20 },
+        { id: 'x', p: 4 },
+      ],
+    };
     const r = si.interpolate(older, newer, 0.25, 'p');
-    expect(r.state).toEqual([{ id: 'y', p: 12.5 }, { id: 'x', p: 1 }]);
+    expect(r.state).toEqual([
+      { id: 'y', p: 12.5 },
+      { id: 'x', p: 1 },
+    ]);
   });
 });
 

@@ -10,16 +10,22 @@
  * quatAngleDeg(0, 0, 0, 1, 0, 0, 0, -1); // 0 (-identity is the identity)
  */
 export function quatAngleDeg(
-  ax: number, ay: number, az: number, aw: number,
-  bx: number, by: number, bz: number, bw: number,
+  ax: number,
+  ay: number,
+  az: number,
+  aw: number,
+  bx: number,
+  by: number,
+  bz: number,
+  bw: number,
 ): number {
   const na = Math.sqrt(ax * ax + ay * ay + az * az + aw * aw);
   const nb = Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);
   if (!(na > 0) || !(nb > 0)) return NaN;
   // conj(a) * b, grouped so that each pair cancels exactly when a === b (a lossless peer reads 0).
-  const rx = (aw * bx - ax * bw) + (az * by - ay * bz);
-  const ry = (aw * by - ay * bw) + (ax * bz - az * bx);
-  const rz = (aw * bz - az * bw) + (ay * bx - ax * by);
+  const rx = aw * bx - ax * bw + (az * by - ay * bz);
+  const ry = aw * by - ay * bw + (ax * bz - az * bx);
+  const rz = aw * bz - az * bw + (ay * bx - ax * by);
   const rw = aw * bw + ax * bx + ay * by + az * bz;
   const v = Math.sqrt(rx * rx + ry * ry + rz * rz);
   return (2 * Math.atan2(v, Math.abs(rw)) * 180) / Math.PI;

@@ -21,11 +21,26 @@ const qb = new Float64Array(4);
  * const out = new Float64Array(4);
  * referenceSlerp([0, 0, 0, 1], [0, 0, Math.sin(0.5), Math.cos(0.5)], 0.5, out, 0); // 0.5 rad about z
  */
-export function referenceSlerp(a: ArrayLike<number>, b: ArrayLike<number>, t: number, out: Float64Array, o: number): void {
-  const ax = a[0], ay = a[1], az = a[2], aw = a[3];
-  let bx = b[0], by = b[1], bz = b[2], bw = b[3];
+export function referenceSlerp(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  t: number,
+  out: Float64Array,
+  o: number,
+): void {
+  const ax = a[0],
+    ay = a[1],
+    az = a[2],
+    aw = a[3];
+  let bx = b[0],
+    by = b[1],
+    bz = b[2],
+    bw = b[3];
   if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-    bx = -bx; by = -by; bz = -bz; bw = -bw;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
   }
   // r = conj(a) · b: the rotation that takes a to b (rw >= 0 after the sign choice).
   const rx = aw * bx - ax * bw - ay * bz + az * by;
@@ -36,7 +51,10 @@ export function referenceSlerp(a: ArrayLike<number>, b: ArrayLike<number>, t: nu
   const half = Math.atan2(s, rw);
   // r^t = (axis · sin(t·half), cos(t·half)); sin(t·half)/s tends to t/rw as s → 0.
   const k = s > 1e-12 ? Math.sin(t * half) / s : t / rw;
-  const px = rx * k, py = ry * k, pz = rz * k, pw = Math.cos(t * half);
+  const px = rx * k,
+    py = ry * k,
+    pz = rz * k,
+    pw = Math.cos(t * half);
   // a · r^t
   out[o] = aw * px + ax * pw + ay * pz - az * py;
   out[o + 1] = aw * py - ax * pz + ay * pw + az * px;
@@ -97,14 +115,21 @@ function quatOf(frame: DecodedFrame, i: number, out: Float64Array): Float64Array
  * verifySample('json', inputA, inputB, 0.25, rows, { cover: 'newer', nearerFlags: true, positionRelTol: 1e-12, rotationTolDeg: 1e-6 });
  */
 export function verifySample(
-  peer: string, a: DecodedFrame, b: DecodedFrame, t: number, rows: SampleRows, rules: SampleRules,
+  peer: string,
+  a: DecodedFrame,
+  b: DecodedFrame,
+  t: number,
+  rows: SampleRows,
+  rules: SampleRules,
 ): SampleCheck {
   const inA = indexById(a);
   const inB = indexById(b);
   let expected = b.count;
   if (rules.cover === 'union') for (let i = 0; i < a.count; i++) if (!inB.has(a.ids[i])) expected++;
   if (rows.count !== expected) {
-    throw new Error(`${peer}: sample at t=${t} has ${rows.count} rows, expected ${expected} (${rules.cover} of the two frames)`);
+    throw new Error(
+      `${peer}: sample at t=${t} has ${rows.count} rows, expected ${expected} (${rules.cover} of the two frames)`,
+    );
   }
   const seen = new Set<number>();
   const ref = new Float64Array(4);
@@ -124,15 +149,21 @@ export function verifySample(
       referenceSlerp(quatOf(a, ia, qa), quatOf(b, ib, qb), t, ref, 0);
       flags = t < 0.5 ? a.flags[ia] : b.flags[ib];
     } else if (ib !== undefined) {
-      ex = b.x[ib]; ey = b.y[ib]; ez = b.z[ib];
+      ex = b.x[ib];
+      ey = b.y[ib];
+      ez = b.z[ib];
       quatOf(b, ib, ref);
       flags = b.flags[ib];
     } else if (ia !== undefined && rules.cover === 'union') {
-      ex = a.x[ia]; ey = a.y[ia]; ez = a.z[ia];
+      ex = a.x[ia];
+      ey = a.y[ia];
+      ez = a.z[ia];
       quatOf(a, ia, ref);
       flags = a.flags[ia];
     } else {
-      throw new Error(`${peer}: row ${k} has id ${id}, which is not in the ${rules.cover === 'union' ? 'two frames' : 'later frame'}`);
+      throw new Error(
+        `${peer}: row ${k} has id ${id}, which is not in the ${rules.cover === 'union' ? 'two frames' : 'later frame'}`,
+      );
     }
     const p = k * 3;
     const errors = [rows.positions[p] - ex, rows.positions[p + 1] - ey, rows.positions[p + 2] - ez];
@@ -142,16 +173,27 @@ export function verifySample(
       if (!(rel <= rules.positionRelTol)) {
         throw new Error(
           `${peer}: id ${id} at t=${t}: position ${'xyz'[c]} = ${rows.positions[p + c]}, expected ${values[c]} ` +
-          `(relative error ${rel.toExponential(2)} > ${rules.positionRelTol})`,
+            `(relative error ${rel.toExponential(2)} > ${rules.positionRelTol})`,
         );
       }
       if (rel > check.maxPositionRelErr) check.maxPositionRelErr = rel;
     }
     const q = k * 4;
-    const deg = quatAngleDeg(ref[0], ref[1], ref[2], ref[3], rows.rotations[q], rows.rotations[q + 1], rows.rotations[q + 2], rows.rotations[q + 3]);
+    const deg = quatAngleDeg(
+      ref[0],
+      ref[1],
+      ref[2],
+      ref[3],
+      rows.rotations[q],
+      rows.rotations[q + 1],
+      rows.rotations[q + 2],
+      rows.rotations[q + 3],
+    );
     const norm = Math.hypot(rows.rotations[q], rows.rotations[q + 1], rows.rotations[q + 2], rows.rotations[q + 3]);
     if (!(deg <= rules.rotationTolDeg) || !(Math.abs(norm - 1) < 1e-3)) {
-      throw new Error(`${peer}: id ${id} at t=${t}: rotation ${deg.toFixed(4)}° from the reference (norm ${norm.toFixed(6)}), limit ${rules.rotationTolDeg}°`);
+      throw new Error(
+        `${peer}: id ${id} at t=${t}: rotation ${deg.toFixed(4)}° from the reference (norm ${norm.toFixed(6)}), limit ${rules.rotationTolDeg}°`,
+      );
     }
     if (deg > check.maxRotationDeg) check.maxRotationDeg = deg;
     if (rules.nearerFlags && rows.flags[k] !== flags) {

@@ -9,14 +9,25 @@
  * slerpTextbook(0, 0, 0, 1, 0, 0, Math.sin(0.5), Math.cos(0.5), 0.5, out, 0); // 0.5 rad about z
  */
 export function slerpTextbook(
-  ax: number, ay: number, az: number, aw: number,
-  bx: number, by: number, bz: number, bw: number,
-  t: number, out: Float64Array, o: number,
+  ax: number,
+  ay: number,
+  az: number,
+  aw: number,
+  bx: number,
+  by: number,
+  bz: number,
+  bw: number,
+  t: number,
+  out: Float64Array,
+  o: number,
 ): void {
   let cos = ax * bx + ay * by + az * bz + aw * bw;
   if (cos < 0) {
     cos = -cos;
-    bx = -bx; by = -by; bz = -bz; bw = -bw;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
   }
   if (cos > 0.9995) {
     const x = ax + (bx - ax) * t;

@@ -57,5 +57,7 @@ export function ratio(value: number): string {
  * grouped(10000); // '10,000'
  */
 export function grouped(value: number): string {
-  return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return Math.round(value)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -23,15 +23,21 @@ export function verifyFrame(peer: string, frame: number, want: DecodedFrame, got
     if (got.x[i] !== want.x[i] || got.y[i] !== want.y[i] || got.z[i] !== want.z[i]) {
       throw new Error(
         `${peer}: frame ${frame} id ${want.ids[i]} position (${got.x[i]}, ${got.y[i]}, ${got.z[i]}) ` +
-        `!= (${want.x[i]}, ${want.y[i]}, ${want.z[i]})`,
+          `!= (${want.x[i]}, ${want.y[i]}, ${want.z[i]})`,
       );
     }
     if (got.flags[i] !== want.flags[i]) {
       throw new Error(`${peer}: frame ${frame} id ${want.ids[i]} flags ${got.flags[i]} != ${want.flags[i]}`);
     }
     const deg = quatAngleDeg(
-      want.qx[i], want.qy[i], want.qz[i], want.qw[i],
-      got.qx[i], got.qy[i], got.qz[i], got.qw[i],
+      want.qx[i],
+      want.qy[i],
+      want.qz[i],
+      want.qw[i],
+      got.qx[i],
+      got.qy[i],
+      got.qz[i],
+      got.qw[i],
     );
     if (!(deg <= 180)) throw new Error(`${peer}: frame ${frame} id ${want.ids[i]} has an invalid rotation`);
     if (deg > maxDeg) maxDeg = deg;

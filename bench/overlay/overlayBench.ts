@@ -98,7 +98,14 @@ export interface OverlayBenchResult {
   timerResolutionMs: number;
   crossOriginIsolated: boolean;
   /** Wall time of each phase of the page's run, in seconds. */
-  phaseSeconds: { setup: number; record: number; playing: number; scrubbing: number; unchanged: number; channelsOff: number };
+  phaseSeconds: {
+    setup: number;
+    record: number;
+    playing: number;
+    scrubbing: number;
+    unchanged: number;
+    channelsOff: number;
+  };
   renderer: string;
   userAgent: string;
   options: OverlayBenchOptions;
@@ -154,7 +161,15 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   const o: OverlayBenchOptions = { ...DEFAULT_OVERLAY_BENCH_OPTIONS, ...options };
   const start = performance.now();
   const app = new Application();
-  await app.init({ width: o.width, height: o.height, preference: 'webgl', autoStart: false, antialias: false, resolution: o.resolution, background: 0x111111 });
+  await app.init({
+    width: o.width,
+    height: o.height,
+    preference: 'webgl',
+    autoStart: false,
+    antialias: false,
+    resolution: o.resolution,
+    background: 0x111111,
+  });
   app.ticker.stop();
   document.body.appendChild(app.canvas);
   const world = new Container();
@@ -168,7 +183,9 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
     arenaBytes: 64 * 1024 * 1024,
     primitiveBudget: o.primitives,
     textBudgetBytes: 64 * 1024,
-    onWarning: (m) => { throw new Error(`recorder warning: ${m}`); },
+    onWarning: (m) => {
+      throw new Error(`recorder warning: ${m}`);
+    },
   });
   // The game: a grid of small sprites, each orbiting its home; ids 1..n.
   const sprites = new Map<number, Sprite>();
@@ -188,7 +205,9 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   }
   const overlay = new RewindOverlay(app, world, { find: (id) => sprites.get(id) }, recorder, {
     keyboard: false,
-    onWarning: (m) => { throw new Error(`overlay warning: ${m}`); },
+    onWarning: (m) => {
+      throw new Error(`overlay warning: ${m}`);
+    },
   });
 
   const p = new Float64Array(2);
@@ -204,18 +223,38 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
       const angle = f * 0.05 + i * 0.37;
       s.position.set(p[0], p[1]);
       s.rotation = angle;
-      recorder.entity(i + 1, p[0], p[1], 0, 0, 0, Math.sin(angle / 2), Math.cos(angle / 2), (i * 7 + f) % 50 === 0 ? 1 : 0);
+      recorder.entity(
+        i + 1,
+        p[0],
+        p[1],
+        0,
+        0,
+        0,
+        Math.sin(angle / 2),
+        Math.cos(angle / 2),
+        (i * 7 + f) % 50 === 0 ? 1 : 0,
+      );
     }
     for (let k = 0; k < shapes; k++) {
       positionOf(home, k % n, f, p);
       const x = p[0];
       const y = p[1];
       switch (k % 5) {
-        case 0: d.line(Channel.AI, x, y, 0, x + 10 + (k % 7), y - 6, 0, 0xffd60a); break;
-        case 1: d.sphere(Channel.PHYSICS, x, y, 0, 5 + (k % 4), 0x64d2ff); break;
-        case 2: d.aabb(Channel.PHYSICS, x - 5, y - 4, 0, x + 5, y + 4, 0, 0x30d158); break;
-        case 3: d.arrow(Channel.AI, x, y, 0, x + 12, y + 5, 0, 4, 0xff9f0a); break;
-        default: d.point(Channel.ANIMATION, x, y, 0, 3, 0xbf5af2); break;
+        case 0:
+          d.line(Channel.AI, x, y, 0, x + 10 + (k % 7), y - 6, 0, 0xffd60a);
+          break;
+        case 1:
+          d.sphere(Channel.PHYSICS, x, y, 0, 5 + (k % 4), 0x64d2ff);
+          break;
+        case 2:
+          d.aabb(Channel.PHYSICS, x - 5, y - 4, 0, x + 5, y + 4, 0, 0x30d158);
+          break;
+        case 3:
+          d.arrow(Channel.AI, x, y, 0, x + 12, y + 5, 0, 4, 0xff9f0a);
+          break;
+        default:
+          d.point(Channel.ANIMATION, x, y, 0, 3, 0xbf5af2);
+          break;
       }
     }
     for (let k = 0; k < texts; k++) {
@@ -254,7 +293,10 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   };
 
   /** `count` updates (after `warmup` untimed), each at the frame `step` frames after the last. */
-  const series = (step: number, count: number): { update: number[]; render: number[]; gpu: number[]; samples: number } => {
+  const series = (
+    step: number,
+    count: number,
+  ): { update: number[]; render: number[]; gpu: number[]; samples: number } => {
     const update: number[] = [];
     const render: number[] = [];
     const gpu: number[] = [];
@@ -316,7 +358,8 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
     gpuChanged: stats(playing.gpu),
     channelsOffUpdate: stats(bare.update),
     channelsOffRender: stats(bare.render),
-    samplesPerChangedUpdate: (playing.samples + scrubbing.samples + bare.samples) / (2 * o.iterations + bare.update.length),
+    samplesPerChangedUpdate:
+      (playing.samples + scrubbing.samples + bare.samples) / (2 * o.iterations + bare.update.length),
     samplesPerUnchangedUpdate: unchanged.samples / unchanged.update.length,
     entitiesStored: header.entityCount,
     primitivesStored: header.primitiveCount,

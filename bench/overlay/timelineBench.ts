@@ -53,7 +53,12 @@ function stats(xs: number[]): { median: number; p95: number } {
 
 /** 900 frames of 60 movers (10 for the whole recording) whose lives, damage and events give about 2,000 markers. */
 export function timelineRecording(frames: number): Recorder {
-  const rec = new Recorder({ maxFrames: frames, arenaBytes: 16 * 1024 * 1024, primitiveBudget: 4, onWarning: () => undefined });
+  const rec = new Recorder({
+    maxFrames: frames,
+    arenaBytes: 16 * 1024 * 1024,
+    primitiveBudget: 4,
+    onWarning: () => undefined,
+  });
   const hit = rec.eventKind('hit');
   for (let i = 1; i <= 60; i++) rec.describe(i, i % 2 === 0 ? 'walker' : 'runner', `unit ${i}`);
   let next = 61;
@@ -72,7 +77,17 @@ export function timelineRecording(frames: number): Recorder {
     for (let k = -10; k < alive.length; k++) {
       const id = k < 0 ? 11 + k : alive[k];
       const a = f * 0.03 + id;
-      rec.entity(id, 400 + Math.cos(a) * (100 + id), 300 + Math.sin(a) * 80, 0, 0, 0, 0, 1, (f + id) % 40 < 2 ? EntityFlags.DAMAGED : 0);
+      rec.entity(
+        id,
+        400 + Math.cos(a) * (100 + id),
+        300 + Math.sin(a) * 80,
+        0,
+        0,
+        0,
+        0,
+        1,
+        (f + id) % 40 < 2 ? EntityFlags.DAMAGED : 0,
+      );
     }
     if (f % 3 === 0) rec.event(hit, alive[f % alive.length], 0, 0, 0, 1);
     if (f % 50 === 0) for (let p = 0; p < 6; p++) rec.draw.point(0, 0, 0, 0, 1, 0xffffff); // over budget

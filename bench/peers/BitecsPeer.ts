@@ -15,14 +15,17 @@ function makeComponents(idSpace: number): Components {
   return {
     position: { x: new Float32Array(idSpace), y: new Float32Array(idSpace), z: new Float32Array(idSpace) },
     rotation: {
-      x: new Float32Array(idSpace), y: new Float32Array(idSpace), z: new Float32Array(idSpace), w: new Float32Array(idSpace),
+      x: new Float32Array(idSpace),
+      y: new Float32Array(idSpace),
+      z: new Float32Array(idSpace),
+      w: new Float32Array(idSpace),
     },
     flags: new Uint8Array(idSpace),
   };
 }
 
 /** Bytes bitecs' SoA serializer writes per entity: per component a u32 id, then the fields. */
-const BYTES_PER_ENTITY = (4 + 3 * 4) + (4 + 4 * 4) + (4 + 1);
+const BYTES_PER_ENTITY = 4 + 3 * 4 + (4 + 4 * 4) + (4 + 1);
 
 /**
  * bitecs 0.4's SoA serializer (`bitecs/serialization`): `createSoASerializer([Position, Rotation,
@@ -41,7 +44,8 @@ const BYTES_PER_ENTITY = (4 + 3 * 4) + (4 + 4 * 4) + (4 + 1);
 export class BitecsPeer implements RecordPeer {
   public readonly name = 'bitecs SoA';
   public readonly role: PeerRole = 'library';
-  public readonly note = 'createSoASerializer([Position{x,y,z}, Rotation{x,y,z,w}: Float32Array, Flags: Uint8Array])(liveIds) per frame';
+  public readonly note =
+    'createSoASerializer([Position{x,y,z}, Rotation{x,y,z,w}: Float32Array, Flags: Uint8Array])(liveIds) per frame';
   private readonly components: Components;
   private readonly serialize: (indices: number[] | readonly number[]) => ArrayBuffer;
   private readonly scratch: Components;

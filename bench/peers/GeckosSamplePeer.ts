@@ -27,9 +27,15 @@ type GeckosSnapshot = Parameters<SnapshotInterpolation['interpolate']>[0];
 export class GeckosSamplePeer implements SamplePeer {
   public readonly name = 'geckos interpolate';
   public readonly role: PeerRole = 'library';
-  public readonly note = "vault.get(time) then SnapshotInterpolation.interpolate(older, newer, t, 'x y z q(quat)'); no cache (the library keeps none)";
+  public readonly note =
+    "vault.get(time) then SnapshotInterpolation.interpolate(older, newer, t, 'x y z q(quat)'); no cache (the library keeps none)";
   /** Its slerp falls back to a normalised lerp below ~2.6° between frames (a ~1e-5° error); flags come from the newer frame. */
-  public readonly rules: Readonly<SampleRules> = { cover: 'newer', nearerFlags: false, positionRelTol: 1e-12, rotationTolDeg: 1e-3 };
+  public readonly rules: Readonly<SampleRules> = {
+    cover: 'newer',
+    nearerFlags: false,
+    positionRelTol: 1e-12,
+    rotationTolDeg: 1e-3,
+  };
   public readonly store: GeckosVaultPeer;
   private readonly si = new SnapshotInterpolation();
   private state: GeckosEntity[] = [];
@@ -63,7 +69,12 @@ export class GeckosSamplePeer implements SamplePeer {
       return;
     }
     const t = p - Math.floor(p);
-    const result = this.si.interpolate(shots.older as GeckosSnapshot, shots.newer as GeckosSnapshot, t, 'x y z q(quat)');
+    const result = this.si.interpolate(
+      shots.older as GeckosSnapshot,
+      shots.newer as GeckosSnapshot,
+      t,
+      'x y z q(quat)',
+    );
     this.state = result.state as unknown as GeckosEntity[];
   }
 

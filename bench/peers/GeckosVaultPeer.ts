@@ -28,7 +28,8 @@ export interface GeckosEntity {
 export class GeckosVaultPeer implements RecordPeer {
   public readonly name = 'geckos Vault';
   public readonly role: PeerRole = 'library';
-  public readonly note = 'vault.add(CreateSnapshot(objects.map(o => ({ id, x, y, z, q: {x,y,z,w}, flags })))) per frame, setMaxSize(900); size = retained heap';
+  public readonly note =
+    'vault.add(CreateSnapshot(objects.map(o => ({ id, x, y, z, q: {x,y,z,w}, flags })))) per frame, setMaxSize(900); size = retained heap';
   private readonly mirror = new ObjectMirror();
   /** The library's vault of snapshots (read by the sample peer). */
   public readonly vault = new Vault();
@@ -52,7 +53,9 @@ export class GeckosVaultPeer implements RecordPeer {
       state[i] = { id: o.id, x: o.x, y: o.y, z: o.z, q: { x: o.qx, y: o.qy, z: o.qz, w: o.qw }, flags: o.flags };
     }
     // The library's entity type wants string ids; numbers are accepted at run time and cost less.
-    const snapshot = SnapshotInterpolation.CreateSnapshot(state as unknown as Parameters<typeof SnapshotInterpolation.CreateSnapshot>[0]);
+    const snapshot = SnapshotInterpolation.CreateSnapshot(
+      state as unknown as Parameters<typeof SnapshotInterpolation.CreateSnapshot>[0],
+    );
     this.dt = world.dt;
     snapshot.time = this.timeOf(world.frame);
     this.vault.add(snapshot);

@@ -55,14 +55,18 @@ export class RewindablePeer implements RecordPeer {
 
   /** `arenaBytes`: the recorder's arena (default: just enough for `maxFrames` frames, `arenaBytesFor`). */
   public constructor(
-    maxFrames: number, entities: number, arenaBytes = arenaBytesFor(maxFrames, entities),
+    maxFrames: number,
+    entities: number,
+    arenaBytes = arenaBytesFor(maxFrames, entities),
     options: Partial<RewindablePeerOptions> = {},
   ) {
     const o = { ...DEFAULT_REWINDABLE_PEER_OPTIONS, ...options };
     this.options = o;
     const recommended = o.api === 'columns' && o.wasm;
     this.role = recommended ? 'subject' : 'variant';
-    this.name = recommended ? 'rewindable' : `rewindable ${o.api === 'entity' ? 'entity()' : 'columns'}${o.wasm ? '' : ' JS'}`;
+    this.name = recommended
+      ? 'rewindable'
+      : `rewindable ${o.api === 'entity' ? 'entity()' : 'columns'}${o.wasm ? '' : ' JS'}`;
     this.recorder = new Recorder({
       maxFrames,
       arenaBytes,
@@ -73,7 +77,8 @@ export class RewindablePeer implements RecordPeer {
     if (o.wasm && this.recorder.backend !== 'wasm-simd') {
       throw new Error(`RewindablePeer: the WebAssembly kernel is unavailable here (${this.warnings.join('; ')})`);
     }
-    this.note = `Recorder({ maxFrames: ${maxFrames}, arenaBytes: ${(arenaBytes / 1e6).toFixed(1)} MB${o.wasm ? '' : ', wasm: false'} }); ` +
+    this.note =
+      `Recorder({ maxFrames: ${maxFrames}, arenaBytes: ${(arenaBytes / 1e6).toFixed(1)} MB${o.wasm ? '' : ', wasm: false'} }); ` +
       `beginFrame, camera, despawn, ${o.api === 'columns' ? 'entityColumns over the live entities' : 'entity() per live entity'}, ` +
       `describe per spawn, endFrame (${this.recorder.backend})`;
   }
@@ -90,14 +95,27 @@ export class RewindablePeer implements RecordPeer {
     for (let i = 0; i < world.despawnedCount; i++) r.despawn(gone[i]);
     if (this.options.api === 'columns') {
       // Built once: the workload's arrays never change identity.
-      const c = this.columns ??= {
-        ids: world.ids, x: world.x, y: world.y, z: world.z, qx: world.qx, qy: world.qy, qz: world.qz, qw: world.qw, flags: world.flags,
-      };
+      const c = (this.columns ??= {
+        ids: world.ids,
+        x: world.x,
+        y: world.y,
+        z: world.z,
+        qx: world.qx,
+        qy: world.qy,
+        qz: world.qz,
+        qw: world.qw,
+        flags: world.flags,
+      });
       r.entityColumns(world.count, c);
     } else {
       const ids = world.ids;
-      const x = world.x, y = world.y, z = world.z;
-      const qx = world.qx, qy = world.qy, qz = world.qz, qw = world.qw;
+      const x = world.x,
+        y = world.y,
+        z = world.z;
+      const qx = world.qx,
+        qy = world.qy,
+        qz = world.qz,
+        qw = world.qw;
       const flags = world.flags;
       const n = world.count;
       for (let i = 0; i < n; i++) r.entity(ids[i], x[i], y[i], z[i], qx[i], qy[i], qz[i], qw[i], flags[i]);

@@ -21,9 +21,15 @@ import type { SamplePeer } from './SamplePeer';
 export class RewindableSamplePeer implements SamplePeer {
   public readonly name = 'rewindable';
   public readonly role: PeerRole = 'subject';
-  public readonly note = 'Sampler.sample(position, sampleBuffer): neighbour frames and their id match cached; blend into a reused SampleBuffer';
+  public readonly note =
+    'Sampler.sample(position, sampleBuffer): neighbour frames and their id match cached; blend into a reused SampleBuffer';
   /** Rotations are stored as 32-bit smallest-three quaternions (≤ 0.27° each); positions as float32. */
-  public readonly rules: Readonly<SampleRules> = { cover: 'union', nearerFlags: true, positionRelTol: 3e-7, rotationTolDeg: 0.3 };
+  public readonly rules: Readonly<SampleRules> = {
+    cover: 'union',
+    nearerFlags: true,
+    positionRelTol: 3e-7,
+    rotationTolDeg: 0.3,
+  };
   public readonly recorder: RewindablePeer;
   public readonly sampler: Sampler;
   public readonly out = new SampleBuffer();
@@ -36,7 +42,8 @@ export class RewindableSamplePeer implements SamplePeer {
   public record(world: Workload): void {
     this.recorder.prepare(world);
     this.recorder.record(world);
-    if (this.recorder.warnings.length > 0) throw new Error(`rewindable: recorder warnings: ${this.recorder.warnings.join('; ')}`);
+    if (this.recorder.warnings.length > 0)
+      throw new Error(`rewindable: recorder warnings: ${this.recorder.warnings.join('; ')}`);
   }
 
   public get oldestFrame(): number {

@@ -35,7 +35,12 @@ class DecodedSnapshot {
  */
 export class SnapshotSamplePeer implements SamplePeer {
   public readonly role: PeerRole = 'library';
-  public readonly rules: Readonly<SampleRules> = { cover: 'newer', nearerFlags: true, positionRelTol: 1e-12, rotationTolDeg: 1e-3 };
+  public readonly rules: Readonly<SampleRules> = {
+    cover: 'newer',
+    nearerFlags: true,
+    positionRelTol: 1e-12,
+    rotationTolDeg: 1e-3,
+  };
   private readonly slotA = new DecodedSnapshot();
   private readonly slotB = new DecodedSnapshot();
   private readonly rows = new SampleRows();
@@ -51,12 +56,22 @@ export class SnapshotSamplePeer implements SamplePeer {
 
   /** `JSON.stringify` snapshots (`JsonPeer`), decoded with `JSON.parse`. */
   public static json(maxFrames: number): SnapshotSamplePeer {
-    return new SnapshotSamplePeer('JSON', 'JSON.parse of the two neighbour snapshots (cached), id Map, lerp + slerp into flat arrays', new JsonPeer(maxFrames), maxFrames);
+    return new SnapshotSamplePeer(
+      'JSON',
+      'JSON.parse of the two neighbour snapshots (cached), id Map, lerp + slerp into flat arrays',
+      new JsonPeer(maxFrames),
+      maxFrames,
+    );
   }
 
   /** msgpackr snapshots (`MsgpackrPeer`, shared structures, float32), decoded with `unpack`. */
   public static msgpackr(maxFrames: number): SnapshotSamplePeer {
-    return new SnapshotSamplePeer('msgpackr', 'Packr.unpack of the two neighbour snapshots (cached), id Map, lerp + slerp into flat arrays', new MsgpackrPeer(maxFrames), maxFrames);
+    return new SnapshotSamplePeer(
+      'msgpackr',
+      'Packr.unpack of the two neighbour snapshots (cached), id Map, lerp + slerp into flat arrays',
+      new MsgpackrPeer(maxFrames),
+      maxFrames,
+    );
   }
 
   public record(world: Workload): void {

@@ -31,7 +31,10 @@ export class TypedArrayPeer implements RecordPeer {
   private held = 0;
   private usedWords = 0;
 
-  public constructor(public readonly maxFrames: number, capacity: number) {
+  public constructor(
+    public readonly maxFrames: number,
+    capacity: number,
+  ) {
     this.slotWords = HEADER_WORDS + 5 * capacity;
     this.arena = new Uint32Array(maxFrames * this.slotWords);
     this.arenaF = new Float32Array(this.arena.buffer);

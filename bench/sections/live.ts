@@ -80,7 +80,9 @@ function sendCost(context: BenchContext, frames: number): { sendMs: number; reco
 }
 
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, '../lib/liveServerProcess.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, '../lib/liveServerProcess.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -92,10 +94,11 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   });
   return {
     url: `ws://127.0.0.1:${port}`,
-    stop: () => new Promise((r) => {
-      child.once('exit', () => r());
-      child.stdin.end();
-    }),
+    stop: () =>
+      new Promise((r) => {
+        child.once('exit', () => r());
+        child.stdin.end();
+      }),
   };
 }
 
@@ -121,7 +124,8 @@ async function runStreams(url: string, count: number, seconds: number): Promise<
     streams.push(s);
   }
   const deadline = performance.now() + 10_000;
-  while (streams.some((s) => !s.sender.transport.isOpen || !s.viewer.transport.isOpen) && performance.now() < deadline) await sleep(10);
+  while (streams.some((s) => !s.sender.transport.isOpen || !s.viewer.transport.isOpen) && performance.now() < deadline)
+    await sleep(10);
   for (const s of streams) {
     s.viewer.follow(s.sender.hello.session);
     const inner = s.viewer.transport.onMessage;
@@ -180,7 +184,13 @@ function persistRatio(): { ratio: number; fileBytes: number; ringBytes: number }
   const world = new Workload({ entities: ENTITIES, seed: 0x2e3a1d });
   const peer = new RewindablePeer(900, ENTITIES, 32 << 20);
   const store = new LiveStore({ maxBytes: 64 << 20, maxFrames: 4096 });
-  const transport: LiveTransport = { ...new CopyTransport(), isOpen: true, bufferedAmount: 0, send: (b) => store.accept(b.slice()), close: () => {} };
+  const transport: LiveTransport = {
+    ...new CopyTransport(),
+    isOpen: true,
+    bufferedAmount: 0,
+    send: (b) => store.accept(b.slice()),
+    close: () => {},
+  };
   new LiveSender(peer.recorder, transport, {});
   for (let f = 0; f < 900; f++) {
     world.step();
@@ -196,7 +206,9 @@ export const liveSection: BenchSection = {
   async run(context): Promise<SectionResult> {
     context.log('## live streaming (issue 18)');
     const send = sendCost(context, context.quick ? 200 : 600);
-    context.log(`game-side cost of streaming, 1,000 entities: ${send.sendMs.toFixed(4)} ms a frame (record alone ${send.recordMs.toFixed(4)} ms; target ≤ 0.2)`);
+    context.log(
+      `game-side cost of streaming, 1,000 entities: ${send.sendMs.toFixed(4)} ms a frame (record alone ${send.recordMs.toFixed(4)} ms; target ≤ 0.2)`,
+    );
 
     const server = await startServer();
     let latency = Number.NaN;
@@ -206,16 +218,26 @@ export const liveSection: BenchSection = {
       const one = await runStreams(server.url, 1, context.quick ? 1 : 3);
       latency = median(Float64Array.from(one[0].latencies), one[0].latencies.length);
       closeStreams(one);
-      context.log(`latency, frame end to the viewer's store, 60 fps via rewindable serve on 127.0.0.1: median ${latency.toFixed(2)} ms over ${one[0].latencies.length} frames (target ≤ 50)`);
+      context.log(
+        `latency, frame end to the viewer's store, 60 fps via rewindable serve on 127.0.0.1: median ${latency.toFixed(2)} ms over ${one[0].latencies.length} frames (target ≤ 50)`,
+      );
       for (const n of context.quick ? [5, 10] : [5, 10, 15, 20, 30]) {
         await context.settle(`live ${n} streams`);
         const streams = await runStreams(server.url, n, context.quick ? 1 : 3);
-        const minReceived = Math.min(...streams.map((s) => s.received / Math.max(1, s.sender.stats.framesSent + s.sender.stats.framesSkipped)));
-        const maxSkipped = Math.max(...streams.map((s) => s.sender.stats.framesSkipped / Math.max(1, s.sender.stats.framesSent + s.sender.stats.framesSkipped)));
+        const minReceived = Math.min(
+          ...streams.map((s) => s.received / Math.max(1, s.sender.stats.framesSent + s.sender.stats.framesSkipped)),
+        );
+        const maxSkipped = Math.max(
+          ...streams.map(
+            (s) => s.sender.stats.framesSkipped / Math.max(1, s.sender.stats.framesSent + s.sender.stats.framesSkipped),
+          ),
+        );
         closeStreams(streams);
         const ok = minReceived >= 0.95 && maxSkipped <= 0.05;
         tried.push({ streams: n, ok, minReceived, maxSkipped });
-        context.log(`${n} streams of 1,000 entities at 60 fps: least received ${(minReceived * 100).toFixed(1)}%, most skipped ${(maxSkipped * 100).toFixed(1)}% → ${ok ? 'kept up' : 'fell behind'}`);
+        context.log(
+          `${n} streams of 1,000 entities at 60 fps: least received ${(minReceived * 100).toFixed(1)}%, most skipped ${(maxSkipped * 100).toFixed(1)}% → ${ok ? 'kept up' : 'fell behind'}`,
+        );
         await sleep(300);
         if (!ok) break;
       }
@@ -224,7 +246,9 @@ export const liveSection: BenchSection = {
     }
     const streamsOk = tried.filter((t) => t.ok).reduce((m, t) => Math.max(m, t.streams), 0);
     const persist = persistRatio();
-    context.log(`persisted .rwd (xor-delta) ÷ ring bytes, 900 frames × 1,000 entities: ${persist.ratio.toFixed(3)} (target ≤ 0.6)`);
+    context.log(
+      `persisted .rwd (xor-delta) ÷ ring bytes, 900 frames × 1,000 entities: ${persist.ratio.toFixed(3)} (target ≤ 0.6)`,
+    );
     return {
       figures: {
         liveSendMsPerFrame1k: Math.round(send.sendMs * 10000) / 10000,

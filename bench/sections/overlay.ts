@@ -49,7 +49,8 @@ export function overlayOptions(quick: boolean): Partial<OverlayBenchOptions> {
  * result.update.median; // ms per changed frame
  */
 export async function runOverlayInChromium(
-  options: Partial<OverlayBenchOptions>, log: (line: string) => void,
+  options: Partial<OverlayBenchOptions>,
+  log: (line: string) => void,
 ): Promise<OverlayBenchResult> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`overlay: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
   const { createServer } = await import('vite');
@@ -87,7 +88,9 @@ export async function runOverlayInChromium(
     });
     const t0 = performance.now();
     await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
-    await page.waitForFunction(() => typeof window.rewindableOverlayBench === 'function', undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => typeof window.rewindableOverlayBench === 'function', undefined, {
+      timeout: 120_000,
+    });
     log(`page ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (vite ${url})`);
     const result = await page.evaluate(async (o) => {
       const run = window.rewindableOverlayBench;
@@ -118,9 +121,12 @@ export function checkOverlayResult(r: OverlayBenchResult, asked: Partial<Overlay
   if (asked.primitives !== undefined && r.primitivesStored !== asked.primitives) {
     throw new Error(`overlay: ${r.primitivesStored} primitives stored per frame, asked ${asked.primitives}`);
   }
-  if (r.samplesPerChangedUpdate !== 1) throw new Error(`overlay: ${r.samplesPerChangedUpdate} samples per changed update, expected 1`);
-  if (r.samplesPerUnchangedUpdate !== 0) throw new Error(`overlay: ${r.samplesPerUnchangedUpdate} samples per unchanged update, expected 0`);
-  if (!(r.maxSpriteErrorPx <= 1e-3)) throw new Error(`overlay: a sprite is ${r.maxSpriteErrorPx} px from its recorded position`);
+  if (r.samplesPerChangedUpdate !== 1)
+    throw new Error(`overlay: ${r.samplesPerChangedUpdate} samples per changed update, expected 1`);
+  if (r.samplesPerUnchangedUpdate !== 0)
+    throw new Error(`overlay: ${r.samplesPerUnchangedUpdate} samples per unchanged update, expected 0`);
+  if (!(r.maxSpriteErrorPx <= 1e-3))
+    throw new Error(`overlay: a sprite is ${r.maxSpriteErrorPx} px from its recorded position`);
   const tl = r.timeline;
   if (tl.frames !== 900) throw new Error(`overlay: the timeline scene holds ${tl.frames} frames, expected 900`);
   if (tl.markers < 1900) throw new Error(`overlay: the timeline scene has ${tl.markers} markers, expected about 2,000`);
@@ -129,7 +135,16 @@ export function checkOverlayResult(r: OverlayBenchResult, asked: Partial<Overlay
   for (const s of [tl.redraw, tl.playhead, tl.onion, tl.onionTrail]) {
     if (!(Number.isFinite(s.median) && s.median >= 0)) throw new Error('overlay: a timeline timing is not a number');
   }
-  for (const s of [r.update, r.renderChanged, r.scrubUpdate, r.scrubRender, r.unchangedUpdate, r.renderUnchanged, r.channelsOffUpdate, r.channelsOffRender]) {
+  for (const s of [
+    r.update,
+    r.renderChanged,
+    r.scrubUpdate,
+    r.scrubRender,
+    r.unchangedUpdate,
+    r.renderUnchanged,
+    r.channelsOffUpdate,
+    r.channelsOffRender,
+  ]) {
     if (!(Number.isFinite(s.median) && s.median >= 0)) throw new Error('overlay: a timing is not a number');
   }
 }
@@ -157,8 +172,14 @@ const COLUMNS: readonly Column[] = [
  * for (const line of overlayTable(result)) context.log(line);
  */
 export function overlayTable(r: OverlayBenchResult): string[] {
-  const row = (name: string, u: SeriesStats, g: SeriesStats): string[] =>
-    [name, fixed(u.median, 3), fixed(u.p95, 3), fixed(g.median, 3), fixed(g.p95, 3), fixed(u.median + g.median, 3)];
+  const row = (name: string, u: SeriesStats, g: SeriesStats): string[] => [
+    name,
+    fixed(u.median, 3),
+    fixed(u.p95, 3),
+    fixed(g.median, 3),
+    fixed(g.p95, 3),
+    fixed(u.median + g.median, 3),
+  ];
   return formatTable(COLUMNS, [
     row('playing: the next frame', r.update, r.renderChanged),
     row('scrubbing: 7 frames away', r.scrubUpdate, r.scrubRender),
@@ -179,48 +200,80 @@ export const overlaySection: BenchSection = {
   name: 'overlay',
   async run(context: BenchContext): Promise<SectionResult> {
     const asked = overlayOptions(context.quick);
-    context.log(`## overlay — RewindOverlay.update on a changed frame, ${grouped(asked.entities ?? 0)} entities + ` +
-      `${grouped(asked.primitives ?? 0)} primitives, headless Chromium (${asked.iterations} frames per series, median)`);
+    context.log(
+      `## overlay — RewindOverlay.update on a changed frame, ${grouped(asked.entities ?? 0)} entities + ` +
+        `${grouped(asked.primitives ?? 0)} primitives, headless Chromium (${asked.iterations} frames per series, median)`,
+    );
     const probeBefore = context.probe('before Chromium');
     const r = await runOverlayInChromium(asked, context.log);
     const probeAfter = context.probe('after Chromium');
     context.log(`speed probe: ${fixed(probeBefore, 2)} ms before, ${fixed(probeAfter, 2)} ms after the page ran`);
     checkOverlayResult(r, asked);
     const ph = r.phaseSeconds;
-    context.log(`page phases: setup ${fixed(ph.setup, 1)} s, record ${fixed(ph.record, 1)} s, playing ${fixed(ph.playing, 1)} s, ` +
-      `scrubbing ${fixed(ph.scrubbing, 1)} s, unchanged ${fixed(ph.unchanged, 1)} s, channels off ${fixed(ph.channelsOff, 1)} s; ` +
-      `GPU-process raster waited for untimed: ${fixed(r.gpuChanged.median, 1)} ms a frame`);
-    context.log(`renderer: ${r.renderer}; timer resolution ${fixed(r.timerResolutionMs * 1000, 1)} µs` +
-      `${r.crossOriginIsolated ? ' (cross-origin isolated)' : ''}; ${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? r.userAgent}`);
+    context.log(
+      `page phases: setup ${fixed(ph.setup, 1)} s, record ${fixed(ph.record, 1)} s, playing ${fixed(ph.playing, 1)} s, ` +
+        `scrubbing ${fixed(ph.scrubbing, 1)} s, unchanged ${fixed(ph.unchanged, 1)} s, channels off ${fixed(ph.channelsOff, 1)} s; ` +
+        `GPU-process raster waited for untimed: ${fixed(r.gpuChanged.median, 1)} ms a frame`,
+    );
+    context.log(
+      `renderer: ${r.renderer}; timer resolution ${fixed(r.timerResolutionMs * 1000, 1)} µs` +
+        `${r.crossOriginIsolated ? ' (cross-origin isolated)' : ''}; ${r.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? r.userAgent}`,
+    );
     context.log('');
     for (const line of overlayTable(r)) context.log(line);
     context.log('');
-    context.log(`Each timed update took exactly one sample; sprites were at their recorded positions (max error ${r.maxSpriteErrorPx.toExponential(1)} px).`);
-    context.log('update: sampling, 1,000 sprites moved/tinted, every channel\'s Graphics and paragraphs rebuilt, camera, timeline.');
-    context.log('render: app.renderer.render(stage) right after (pixi builds the rebuilt Graphics\' geometry here).');
-    context.log('The GPU process is waited for (a 1-pixel readPixels) after each render, untimed, so it never runs during a timed update.');
+    context.log(
+      `Each timed update took exactly one sample; sprites were at their recorded positions (max error ${r.maxSpriteErrorPx.toExponential(1)} px).`,
+    );
+    context.log(
+      "update: sampling, 1,000 sprites moved/tinted, every channel's Graphics and paragraphs rebuilt, camera, timeline.",
+    );
+    context.log("render: app.renderer.render(stage) right after (pixi builds the rebuilt Graphics' geometry here).");
+    context.log(
+      'The GPU process is waited for (a 1-pixel readPixels) after each render, untimed, so it never runs during a timed update.',
+    );
     context.log('');
     context.log('target (issue 4), this run:');
     // The render cost the debug primitives add (the sprites move in both series).
     const extra = r.renderChanged.median - r.channelsOffRender.median;
     const tl = r.timeline;
-    context.log(`timeline: ${tl.frames} frames, ${grouped(tl.markers)} markers; redraw of every lane ${fixed(tl.redraw.median, 3)} ms ` +
-      `(p95 ${fixed(tl.redraw.p95, 3)}), playhead only ${fixed(tl.playhead.median, 3)} ms; onion skin ${tl.ghosts} ghosts ` +
-      `${fixed(tl.onion.median, 3)} ms (p95 ${fixed(tl.onion.p95, 3)}), with its ${tl.trailPoints}-point trail ${fixed(tl.onionTrail.median, 3)} ms`);
+    context.log(
+      `timeline: ${tl.frames} frames, ${grouped(tl.markers)} markers; redraw of every lane ${fixed(tl.redraw.median, 3)} ms ` +
+        `(p95 ${fixed(tl.redraw.p95, 3)}), playhead only ${fixed(tl.playhead.median, 3)} ms; onion skin ${tl.ghosts} ghosts ` +
+        `${fixed(tl.onion.median, 3)} ms (p95 ${fixed(tl.onion.p95, 3)}), with its ${tl.trailPoints}-point trail ${fixed(tl.onionTrail.median, 3)} ms`,
+    );
     context.log('');
     const rows = [
-      [`overlay update ≤ ${OVERLAY_TARGET_MS} ms CPU per changed frame (median)`, fixed(r.update.median, 3),
-        r.update.median <= OVERLAY_TARGET_MS ? 'met' : 'MISSED'],
-      [`timeline redraw ≤ ${TIMELINE_TARGET_MS} ms (900 frames, ${grouped(tl.markers)} markers, median)`, fixed(tl.redraw.median, 3),
-        tl.redraw.median <= TIMELINE_TARGET_MS ? 'met' : 'MISSED'],
-      [`onion skin ≤ ${ONION_TARGET_MS} ms (one entity, ±30 ghosts, median)`, fixed(tl.onion.median, 3),
-        tl.onion.median <= ONION_TARGET_MS ? 'met' : 'MISSED'],
-      ['  plus the render cost the debug primitives add', fixed(r.update.median + extra, 3),
-        r.update.median + extra <= OVERLAY_TARGET_MS ? 'met' : 'MISSED'],
+      [
+        `overlay update ≤ ${OVERLAY_TARGET_MS} ms CPU per changed frame (median)`,
+        fixed(r.update.median, 3),
+        r.update.median <= OVERLAY_TARGET_MS ? 'met' : 'MISSED',
+      ],
+      [
+        `timeline redraw ≤ ${TIMELINE_TARGET_MS} ms (900 frames, ${grouped(tl.markers)} markers, median)`,
+        fixed(tl.redraw.median, 3),
+        tl.redraw.median <= TIMELINE_TARGET_MS ? 'met' : 'MISSED',
+      ],
+      [
+        `onion skin ≤ ${ONION_TARGET_MS} ms (one entity, ±30 ghosts, median)`,
+        fixed(tl.onion.median, 3),
+        tl.onion.median <= ONION_TARGET_MS ? 'met' : 'MISSED',
+      ],
+      [
+        '  plus the render cost the debug primitives add',
+        fixed(r.update.median + extra, 3),
+        r.update.median + extra <= OVERLAY_TARGET_MS ? 'met' : 'MISSED',
+      ],
     ];
-    for (const line of formatTable([
-      { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
-    ], rows)) context.log(line);
+    for (const line of formatTable(
+      [
+        { header: 'target', align: 'left' },
+        { header: 'measured', align: 'right' },
+        { header: '', align: 'left' },
+      ],
+      rows,
+    ))
+      context.log(line);
     const figures: BenchFigures = {
       overlayUpdateMs: round(r.update.median, 3),
       overlayUpdateP95Ms: round(r.update.p95, 3),

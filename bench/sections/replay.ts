@@ -81,7 +81,9 @@ export function recordReplaySource(frames: number, entities: number, arenaBytes 
  */
 export function checkRoundTrip(source: FrameReader, loaded: FrameReader): number {
   if (loaded.frameCount !== source.frameCount || loaded.oldestFrame !== source.oldestFrame) {
-    throw new Error(`replay: loaded ${loaded.frameCount} frames from ${loaded.oldestFrame}, saved ${source.frameCount} from ${source.oldestFrame}`);
+    throw new Error(
+      `replay: loaded ${loaded.frameCount} frames from ${loaded.oldestFrame}, saved ${source.frameCount} from ${source.oldestFrame}`,
+    );
   }
   const a = source.ring;
   const b = loaded.ring;
@@ -89,7 +91,8 @@ export function checkRoundTrip(source: FrameReader, loaded: FrameReader): number
     const oa = a.offsetOf(f);
     const ob = b.offsetOf(f);
     const words = a.u32[oa + H_TOTAL_WORDS];
-    if (b.u32[ob + H_TOTAL_WORDS] !== words) throw new Error(`replay: frame ${f} has ${b.u32[ob + H_TOTAL_WORDS]} words, saved ${words}`);
+    if (b.u32[ob + H_TOTAL_WORDS] !== words)
+      throw new Error(`replay: frame ${f} has ${b.u32[ob + H_TOTAL_WORDS]} words, saved ${words}`);
     for (let i = 0; i < words; i++) {
       if (a.u32[oa + i] !== b.u32[ob + i]) throw new Error(`replay: frame ${f} differs at word ${i}`);
     }
@@ -99,7 +102,9 @@ export function checkRoundTrip(source: FrameReader, loaded: FrameReader): number
   for (let h = 0; h < ea.highWater; h++) {
     if (ea.used[h] !== 1 || ea.spawnFrames[h] > source.newestFrame || ea.lastFrame(h) < source.oldestFrame) continue;
     if (eb.ids[h] !== ea.ids[h] || eb.spawnFrames[h] !== ea.spawnFrames[h]) {
-      throw new Error(`replay: handle ${h} is id ${eb.ids[h]} spawned at ${eb.spawnFrames[h]}, saved ${ea.ids[h]} at ${ea.spawnFrames[h]}`);
+      throw new Error(
+        `replay: handle ${h} is id ${eb.ids[h]} spawned at ${eb.spawnFrames[h]}, saved ${ea.ids[h]} at ${ea.spawnFrames[h]}`,
+      );
     }
   }
   return source.frameCount;
@@ -126,16 +131,23 @@ function timeRuns<T>(runs: number, context: BenchContext, body: () => T): { ms: 
  * const { result, bytes } = measureCodec(peer, 'none', 9, context);
  */
 export function measureCodec(
-  source: RewindablePeer, codec: ReplayCompression, runs: number, context: BenchContext,
+  source: RewindablePeer,
+  codec: ReplayCompression,
+  runs: number,
+  context: BenchContext,
 ): { result: CodecResult; bytes: Uint8Array } {
   const recorder = source.recorder;
   const probeMs = context.probe(`save/load ${codec}`);
-  const save = timeRuns(runs, context, () => saveReplay(recorder, { buildId: 'bench', compression: codec, platform: 'bench' }));
+  const save = timeRuns(runs, context, () =>
+    saveReplay(recorder, { buildId: 'bench', compression: codec, platform: 'bench' }),
+  );
   const bytes = save.last;
   const load = timeRuns(runs, context, (): LoadedReplay => loadReplay(bytes, { expectedBuildId: 'bench' }));
   const loaded = load.last;
-  if (loaded.warnings.length > 0) throw new Error(`replay: warnings on load: ${loaded.warnings.map((w) => w.message).join('; ')}`);
-  if (loaded.compression !== codec || loaded.fileBytes !== bytes.length) throw new Error('replay: loaded codec or size differs');
+  if (loaded.warnings.length > 0)
+    throw new Error(`replay: warnings on load: ${loaded.warnings.map((w) => w.message).join('; ')}`);
+  if (loaded.compression !== codec || loaded.fileBytes !== bytes.length)
+    throw new Error('replay: loaded codec or size differs');
   const framesChecked = checkRoundTrip(recorder.reader, loaded.reader);
   const ringBytes = recorder.ring.bytesUsed;
   const entityFrames = recorder.reader.frameCount * REPLAY_ENTITIES;
@@ -186,7 +198,9 @@ export const replaySection: BenchSection = {
   name: 'replay',
   async run(context: BenchContext): Promise<SectionResult> {
     const runs = context.quick ? 3 : 9;
-    context.log(`## replay — save and load of ${REPLAY_FRAMES} frames × ${grouped(REPLAY_ENTITIES)} entities (median of ${runs} warm runs)`);
+    context.log(
+      `## replay — save and load of ${REPLAY_FRAMES} frames × ${grouped(REPLAY_ENTITIES)} entities (median of ${runs} warm runs)`,
+    );
     const source = recordReplaySource(REPLAY_FRAMES, REPLAY_ENTITIES);
     const ringBytes = source.recorder.ring.bytesUsed;
     const plain = measureCodec(source, 'none', runs, context);
@@ -196,7 +210,9 @@ export const replaySection: BenchSection = {
     source.dispose();
     const results = [plain.result, xor.result];
     context.log('');
-    context.log(`ring: ${grouped(ringBytes)} bytes used (${fixed(ringBytes / 1e6, 2)} MB); file written to bench/out/bench.rwd`);
+    context.log(
+      `ring: ${grouped(ringBytes)} bytes used (${fixed(ringBytes / 1e6, 2)} MB); file written to bench/out/bench.rwd`,
+    );
     const rows = results.map((r) => [
       r.codec,
       fixed(r.saveMs, 1),
@@ -211,20 +227,34 @@ export const replaySection: BenchSection = {
     for (const line of formatTable(COLUMNS, rows)) context.log(line);
     const xorRatio = xor.result.fileBytes / plain.result.fileBytes;
     context.log('');
-    context.log(`xor-delta: ${ratio(xorRatio)} the size of the default file (${fixed((1 - xorRatio) * 100, 1)}% smaller), ` +
-      `save ${ratio(xor.result.saveMs / plain.result.saveMs)} and load ${ratio(xor.result.loadMs / plain.result.loadMs)} the default's time.`);
-    context.log('Every loaded file was checked: same frames, every frame\'s words identical, same id and spawn frame per handle.');
+    context.log(
+      `xor-delta: ${ratio(xorRatio)} the size of the default file (${fixed((1 - xorRatio) * 100, 1)}% smaller), ` +
+        `save ${ratio(xor.result.saveMs / plain.result.saveMs)} and load ${ratio(xor.result.loadMs / plain.result.loadMs)} the default's time.`,
+    );
+    context.log(
+      "Every loaded file was checked: same frames, every frame's words identical, same id and spawn frame per handle.",
+    );
     context.log('');
     context.log('targets (issue 6), this run:');
     const p = plain.result;
     const targetRows = [
       [`save ≤ ${SAVE_TARGET_MS} ms`, fixed(p.saveMs, 1), p.saveMs <= SAVE_TARGET_MS ? 'met' : 'MISSED'],
       [`load ≤ ${LOAD_TARGET_MS} ms`, fixed(p.loadMs, 1), p.loadMs <= LOAD_TARGET_MS ? 'met' : 'MISSED'],
-      [`file ≤ ${FILE_RATIO_TARGET}× the ring's bytes`, `${fixed(p.fileToRing, 4)}×`, p.fileToRing <= FILE_RATIO_TARGET ? 'met' : 'MISSED'],
+      [
+        `file ≤ ${FILE_RATIO_TARGET}× the ring's bytes`,
+        `${fixed(p.fileToRing, 4)}×`,
+        p.fileToRing <= FILE_RATIO_TARGET ? 'met' : 'MISSED',
+      ],
     ];
-    for (const line of formatTable([
-      { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
-    ], targetRows)) context.log(line);
+    for (const line of formatTable(
+      [
+        { header: 'target', align: 'left' },
+        { header: 'measured', align: 'right' },
+        { header: '', align: 'left' },
+      ],
+      targetRows,
+    ))
+      context.log(line);
 
     const figures: BenchFigures = {
       saveMs: round(p.saveMs, 2),
@@ -237,7 +267,14 @@ export const replaySection: BenchSection = {
     };
     return {
       figures,
-      details: { frames: REPLAY_FRAMES, entities: REPLAY_ENTITIES, arenaBytes: REPLAY_ARENA_BYTES, ringBytes, runs, results },
+      details: {
+        frames: REPLAY_FRAMES,
+        entities: REPLAY_ENTITIES,
+        arenaBytes: REPLAY_ARENA_BYTES,
+        ringBytes,
+        runs,
+        results,
+      },
     };
   },
 };

@@ -58,7 +58,11 @@ export interface SampleCase {
 export const CASE_REBLEND: SampleCase = { name: 're-blend', group: 1, subjectOnly: false };
 export const CASE_PLAYING: SampleCase = { name: 'playing', group: 4, subjectOnly: false };
 export const CASE_SEEK: SampleCase = { name: 'seek', group: 1, subjectOnly: false };
-export const SEEK_CASES: readonly SampleCase[] = SEEK_DISTANCES.map((d) => ({ name: `seek ${d}`, group: 1, subjectOnly: true }));
+export const SEEK_CASES: readonly SampleCase[] = SEEK_DISTANCES.map((d) => ({
+  name: `seek ${d}`,
+  group: 1,
+  subjectOnly: true,
+}));
 export const SAMPLE_CASES: readonly SampleCase[] = [CASE_REBLEND, CASE_PLAYING, CASE_SEEK, ...SEEK_CASES];
 
 /**
@@ -68,7 +72,13 @@ export const SAMPLE_CASES: readonly SampleCase[] = [CASE_REBLEND, CASE_PLAYING, 
  * @example
  * casePositions(CASE_PLAYING, 30, 929, 8, 1); // 30.125, 30.375, 30.625, 30.875, 31.125, ...
  */
-export function casePositions(c: SampleCase, oldest: number, newest: number, count: number, seed: number): Float64Array {
+export function casePositions(
+  c: SampleCase,
+  oldest: number,
+  newest: number,
+  count: number,
+  seed: number,
+): Float64Array {
   const out = new Float64Array(count);
   const rng = new SeededRandom(seed);
   const span = newest - oldest; // frame pairs available: oldest .. newest - 1
@@ -85,7 +95,8 @@ export function casePositions(c: SampleCase, oldest: number, newest: number, cou
     for (let k = 0; k < count; k++) out[k] = oldest + rng.below(span) + fraction();
   } else {
     const d = Number(c.name.slice('seek '.length));
-    if (!(d >= 1 && d < span)) throw new RangeError(`casePositions: seek distance ${d} needs more than ${span + 1} frames`);
+    if (!(d >= 1 && d < span))
+      throw new RangeError(`casePositions: seek distance ${d} needs more than ${span + 1} frames`);
     // Start where a step forward is possible; from then on the step back to the previous frame
     // always is, so one of the two directions stays valid.
     let f = oldest + rng.below(span - d);
@@ -110,10 +121,34 @@ export interface SamplePeerFactory {
 }
 
 export const SAMPLE_PEERS: readonly SamplePeerFactory[] = [
-  { name: 'rewindable', recordPeer: 'rewindable', role: 'subject', frames: SUBJECT_FRAMES, create: (f, n) => new RewindableSamplePeer(f, n) },
-  { name: 'JSON', recordPeer: 'JSON.stringify', role: 'library', frames: PEER_FRAMES, create: (f) => SnapshotSamplePeer.json(f) },
-  { name: 'msgpackr', recordPeer: 'msgpackr', role: 'library', frames: PEER_FRAMES, create: (f) => SnapshotSamplePeer.msgpackr(f) },
-  { name: 'geckos interpolate', recordPeer: 'geckos Vault', role: 'library', frames: PEER_FRAMES, create: (f) => new GeckosSamplePeer(f) },
+  {
+    name: 'rewindable',
+    recordPeer: 'rewindable',
+    role: 'subject',
+    frames: SUBJECT_FRAMES,
+    create: (f, n) => new RewindableSamplePeer(f, n),
+  },
+  {
+    name: 'JSON',
+    recordPeer: 'JSON.stringify',
+    role: 'library',
+    frames: PEER_FRAMES,
+    create: (f) => SnapshotSamplePeer.json(f),
+  },
+  {
+    name: 'msgpackr',
+    recordPeer: 'msgpackr',
+    role: 'library',
+    frames: PEER_FRAMES,
+    create: (f) => SnapshotSamplePeer.msgpackr(f),
+  },
+  {
+    name: 'geckos interpolate',
+    recordPeer: 'geckos Vault',
+    role: 'library',
+    frames: PEER_FRAMES,
+    create: (f) => new GeckosSamplePeer(f),
+  },
 ];
 
 /**
@@ -133,8 +168,13 @@ export function selectSamplePeers(names: readonly string[]): SamplePeerFactory[]
   }
   for (const p of RECORD_PEERS) known.add(p.name.toLowerCase());
   for (const n of wanted) if (!known.has(n)) throw new Error(`unknown peer "${n}" (known: ${[...known].join(', ')})`);
-  return SAMPLE_PEERS.filter((p) =>
-    wanted.length === 0 || p.role === 'subject' || wanted.includes(p.name.toLowerCase()) || wanted.includes(p.recordPeer.toLowerCase()));
+  return SAMPLE_PEERS.filter(
+    (p) =>
+      wanted.length === 0 ||
+      p.role === 'subject' ||
+      wanted.includes(p.name.toLowerCase()) ||
+      wanted.includes(p.recordPeer.toLowerCase()),
+  );
 }
 
 /** Time budget and sample counts of one case. */
@@ -195,7 +235,10 @@ export interface PeerSampleResult {
  * const inputs = workloadFrames(new Set([40, 41]), { entities: 1000, seed: SEED });
  * inputs.get(40)?.count; // 1000
  */
-export function workloadFrames(frames: ReadonlySet<number>, options: Partial<WorkloadOptions>): Map<number, DecodedFrame> {
+export function workloadFrames(
+  frames: ReadonlySet<number>,
+  options: Partial<WorkloadOptions>,
+): Map<number, DecodedFrame> {
   const out = new Map<number, DecodedFrame>();
   let last = -1;
   for (const f of frames) if (f > last) last = f;
@@ -229,8 +272,12 @@ interface KeptSample {
  * r.cases.find((c) => c.case === 'playing')?.medianNs;
  */
 export async function runSamplePeer(
-  factory: SamplePeerFactory, entities: number, cases: readonly SampleCase[], budget: SampleBudget,
-  context: BenchContext, frames = factory.frames,
+  factory: SamplePeerFactory,
+  entities: number,
+  cases: readonly SampleCase[],
+  budget: SampleBudget,
+  context: BenchContext,
+  frames = factory.frames,
 ): Promise<PeerSampleResult> {
   const wall0 = performance.now();
   context.collectGarbage();
@@ -256,8 +303,18 @@ export async function runSamplePeer(
     const c = mine[ci];
     const positions = casePositions(c, oldest, newest, (2 * budget.maxGroups + 2) * c.group, SEED + ci * 7919);
     const result: CaseResult = {
-      peer: peer.name, role: factory.role, entities, case: c.name, samples: 0, medianNs: NaN, p90Ns: NaN,
-      decodesPerSample: NaN, gcCount: 0, gcMs: 0, checks: [], probeMs: NaN,
+      peer: peer.name,
+      role: factory.role,
+      entities,
+      case: c.name,
+      samples: 0,
+      medianNs: NaN,
+      p90Ns: NaN,
+      decodesPerSample: NaN,
+      gcCount: 0,
+      gcMs: 0,
+      checks: [],
+      probeMs: NaN,
     };
     const keepSample = (p: number): void => {
       const rows = new SampleRows();
@@ -372,7 +429,10 @@ function probeRange(ms: readonly number[]): string {
  * for (const line of sampleTable(resultsAt1k)) context.log(line);
  */
 export function sampleTable(results: readonly PeerSampleResult[]): string[] {
-  const subject = caseOf(results.find((r) => r.role === 'subject'), CASE_PLAYING.name);
+  const subject = caseOf(
+    results.find((r) => r.role === 'subject'),
+    CASE_PLAYING.name,
+  );
   const rows = results.map((r) => {
     const main = [CASE_REBLEND, CASE_PLAYING, CASE_SEEK].map((c) => caseOf(r, c.name));
     const playing = main[1];
@@ -405,7 +465,9 @@ export function sampleTable(results: readonly PeerSampleResult[]): string[] {
 export function seekTable(results: readonly PeerSampleResult[]): string[] {
   const columns: Column[] = [
     { header: 'N', align: 'right' },
-    ...SEEK_CASES.map((c): Column => ({ header: `${c.name.slice(5)} frame${c.name === 'seek 1' ? '' : 's'}`, align: 'right' })),
+    ...SEEK_CASES.map(
+      (c): Column => ({ header: `${c.name.slice(5)} frame${c.name === 'seek 1' ? '' : 's'}`, align: 'right' }),
+    ),
     { header: 'random', align: 'right' },
     { header: 'playing (1 decode / 4)', align: 'right' },
     { header: 'probe ms', align: 'right' },
@@ -456,7 +518,7 @@ export const sampleSection: BenchSection = {
       context.log('');
       context.log(
         `N = ${grouped(n)} entities (same workload as record: ~30% asleep, ${DEFAULT_WORKLOAD_OPTIONS.churnPerFrame} spawn + ` +
-        `${DEFAULT_WORKLOAD_OPTIONS.churnPerFrame} despawn per frame); rewindable holds ${SUBJECT_FRAMES} frames, the peers ${PEER_FRAMES}`,
+          `${DEFAULT_WORKLOAD_OPTIONS.churnPerFrame} despawn per frame); rewindable holds ${SUBJECT_FRAMES} frames, the peers ${PEER_FRAMES}`,
       );
       for (const line of sampleTable(results)) context.log(line);
     }
@@ -465,16 +527,25 @@ export const sampleSection: BenchSection = {
     context.log('rewindable, seek by a fixed distance (random direction and fraction), ns per entity per sample:');
     for (const line of seekTable(subject)) context.log(line);
     context.log('');
-    context.log('re-blend: between the same two frames; playing: +0.25 frame per sample, timed in groups of 4 (one new frame decoded per group);');
-    context.log('seek: a random position in the frames held. Checked against an independent float64 reference (3 samples per case).');
-    context.log('probe ms: machine-speed probe read before each case (min–max over the row); a high reading means a slowed machine.');
+    context.log(
+      're-blend: between the same two frames; playing: +0.25 frame per sample, timed in groups of 4 (one new frame decoded per group);',
+    );
+    context.log(
+      'seek: a random position in the frames held. Checked against an independent float64 reference (3 samples per case).',
+    );
+    context.log(
+      'probe ms: machine-speed probe read before each case (min–max over the row); a high reading means a slowed machine.',
+    );
     for (const f of factories) {
       const r = all.find((x) => x.peer === f.name);
       if (r) context.log(`  ${r.peer}: ${r.note}`);
     }
 
     const at = (peer: string, n: number, c: SampleCase): CaseResult | undefined =>
-      caseOf(all.find((r) => r.peer === peer && r.entities === n), c.name);
+      caseOf(
+        all.find((r) => r.peer === peer && r.entities === n),
+        c.name,
+      );
     const small = SAMPLE_SIZES[0];
     const large = SAMPLE_SIZES[SAMPLE_SIZES.length - 1];
     const play1 = at('rewindable', small, CASE_PLAYING);
@@ -490,16 +561,33 @@ export const sampleSection: BenchSection = {
     const check = (name: string, value: number | undefined, ok: boolean): void => {
       targetRows.push([name, fixed(value ?? NaN, 1), value === undefined ? 'n/a' : ok ? 'met' : 'MISSED']);
     };
-    for (const [label, r] of [[`playing, N=${grouped(small)}`, play1], [`playing, N=${grouped(large)}`, play10],
-      [`re-blend, N=${grouped(small)}`, blend1], [`re-blend, N=${grouped(large)}`, blend10]] as const) {
-      check(`blended sample ≤ ${SAMPLE_TARGET_NS} ns/entity (${label})`, r?.medianNs, (r?.medianNs ?? Infinity) <= SAMPLE_TARGET_NS);
+    for (const [label, r] of [
+      [`playing, N=${grouped(small)}`, play1],
+      [`playing, N=${grouped(large)}`, play10],
+      [`re-blend, N=${grouped(small)}`, blend1],
+      [`re-blend, N=${grouped(large)}`, blend10],
+    ] as const) {
+      check(
+        `blended sample ≤ ${SAMPLE_TARGET_NS} ns/entity (${label})`,
+        r?.medianNs,
+        (r?.medianNs ?? Infinity) <= SAMPLE_TARGET_NS,
+      );
     }
     const growth = (seekFar?.medianNs ?? NaN) / (seekNear?.medianNs ?? NaN);
-    targetRows.push([`seek cost does not grow with distance (800 vs 10 frames, N=${grouped(small)})`, ratio(growth),
-      Number.isFinite(growth) ? (growth <= 1.25 ? 'met' : 'MISSED') : 'n/a']);
-    for (const line of formatTable([
-      { header: 'target', align: 'left' }, { header: 'measured', align: 'right' }, { header: '', align: 'left' },
-    ], targetRows)) context.log(line);
+    targetRows.push([
+      `seek cost does not grow with distance (800 vs 10 frames, N=${grouped(small)})`,
+      ratio(growth),
+      Number.isFinite(growth) ? (growth <= 1.25 ? 'met' : 'MISSED') : 'n/a',
+    ]);
+    for (const line of formatTable(
+      [
+        { header: 'target', align: 'left' },
+        { header: 'measured', align: 'right' },
+        { header: '', align: 'left' },
+      ],
+      targetRows,
+    ))
+      context.log(line);
 
     const figures: BenchFigures = {
       sampleNsPerEntity1k: round(play1?.medianNs, 2),
@@ -509,7 +597,8 @@ export const sampleSection: BenchSection = {
       seekNsPerEntity1k: round(at('rewindable', small, CASE_SEEK)?.medianNs, 2),
       seekNsPerEntity10k: round(at('rewindable', large, CASE_SEEK)?.medianNs, 2),
     };
-    for (const c of SEEK_CASES) figures[`seekD${c.name.slice(5)}NsPerEntity1k`] = round(at('rewindable', small, c)?.medianNs, 2);
+    for (const c of SEEK_CASES)
+      figures[`seekD${c.name.slice(5)}NsPerEntity1k`] = round(at('rewindable', small, c)?.medianNs, 2);
     const keys: Record<string, string> = { JSON: 'json', msgpackr: 'msgpackr', 'geckos interpolate': 'geckos' };
     for (const f of factories) {
       if (f.role === 'subject') continue;
@@ -518,7 +607,13 @@ export const sampleSection: BenchSection = {
     }
     return {
       figures,
-      details: { subjectFrames: SUBJECT_FRAMES, peerFrames: PEER_FRAMES, wrapFrames: WRAP_FRAMES, seed: SEED, results: all },
+      details: {
+        subjectFrames: SUBJECT_FRAMES,
+        peerFrames: PEER_FRAMES,
+        wrapFrames: WRAP_FRAMES,
+        seed: SEED,
+        results: all,
+      },
     };
   },
 };

@@ -103,7 +103,8 @@ export class Banner {
 
   /** Removes every message of the given levels (default: all; never the replay bar). */
   public clear(levels: readonly BannerLevel[] = ['error', 'warning', 'info']): void {
-    for (const m of this.root.querySelectorAll<HTMLElement>('.msg')) if (levels.includes(m.dataset.level as BannerLevel)) m.remove();
+    for (const m of this.root.querySelectorAll<HTMLElement>('.msg'))
+      if (levels.includes(m.dataset.level as BannerLevel)) m.remove();
   }
 
   /** The messages shown now, as text (for tests and the debug hooks). */

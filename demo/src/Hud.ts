@@ -30,7 +30,11 @@ export class Hud {
   /** The replay keys line, from the overlay's bindings. */
   private replayKeys = '';
 
-  public constructor(private readonly game: Game, private readonly rw: Rewind, options: HudOptions) {
+  public constructor(
+    private readonly game: Game,
+    private readonly rw: Rewind,
+    options: HudOptions,
+  ) {
     const root = document.createElement('div');
     root.id = 'hud';
     root.innerHTML = `
@@ -89,7 +93,10 @@ export class Hud {
       [key('resume'), 'resume'],
       [key('help'), 'all keys'],
     ];
-    this.replayKeys = parts.filter(([keys]) => keys.length > 0).map(([keys, what]) => `${keys} ${what}`).join(' · ');
+    this.replayKeys = parts
+      .filter(([keys]) => keys.length > 0)
+      .map(([keys, what]) => `${keys} ${what}`)
+      .join(' · ');
     const pause = k?.keyLabel('togglePlay', true) ?? '';
     const keysLine = this.root.querySelector('[data-id="pause-key"]');
     if (keysLine !== null) keysLine.textContent = pause.length > 0 ? pause : '—';
@@ -124,12 +131,13 @@ export class Hud {
     const entities = 1 + g.agents.length + g.bodies.length + g.projectiles.length + g.pickups.length + g.crowd.count;
     const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
     const o = this.overlay;
-    this.status.textContent = g.paused && o !== null
-      ? `${o.source === 'replay' ? 'REPLAY FILE' : 'REWIND'}: ${o.state === 'playing' ? `playing ×${o.playback.time.speed}` : 'paused'}` +
-        ` at frame ${Math.round(o.playback.time.position)}. ${this.replayKeys}`
-      : g.autopilotOn
-        ? 'AUTOPILOT: the demo plays itself; press WASD, Space or click to take over'
-        : `hp ${Math.ceil(g.player.hp)}${g.energyTimer > 0 ? ' · rapid fire' : ''}`;
+    this.status.textContent =
+      g.paused && o !== null
+        ? `${o.source === 'replay' ? 'REPLAY FILE' : 'REWIND'}: ${o.state === 'playing' ? `playing ×${o.playback.time.speed}` : 'paused'}` +
+          ` at frame ${Math.round(o.playback.time.position)}. ${this.replayKeys}`
+        : g.autopilotOn
+          ? 'AUTOPILOT: the demo plays itself; press WASD, Space or click to take over'
+          : `hp ${Math.ceil(g.player.hp)}${g.energyTimer > 0 ? ' · rapid fire' : ''}`;
     const c = this.rw.cost;
     this.stats.innerHTML =
       `<b>${this.fps.toFixed(0)}</b> fps · <b>${entities}</b> entities · recorder <b>${c.avgMs.toFixed(2)} ms</b>/frame ` +

@@ -8,7 +8,13 @@
  * allows them.
  */
 import type { Playback } from 'rewindable';
-import { type LiveCommandName, type LiveCommandResult, type LiveSessionInfo, type LiveStore, LiveViewer } from 'rewindable/live';
+import {
+  type LiveCommandName,
+  type LiveCommandResult,
+  type LiveSessionInfo,
+  type LiveStore,
+  LiveViewer,
+} from 'rewindable/live';
 import type { RewindOverlay } from 'rewindable/pixi';
 
 /** Settings of `LiveAttach`. */
@@ -66,7 +72,11 @@ export class LiveAttach {
   private wantShow = true;
   private readonly listeners: Array<() => void> = [];
 
-  public constructor(public readonly overlay: RewindOverlay, public readonly target: string, options: Partial<LiveAttachOptions> = {}) {
+  public constructor(
+    public readonly overlay: RewindOverlay,
+    public readonly target: string,
+    options: Partial<LiveAttachOptions> = {},
+  ) {
     this.options = Object.freeze({ ...DEFAULT_LIVE_ATTACH_OPTIONS, ...options });
     this.viewer = LiveViewer.connect(target, {
       token: this.options.token,
@@ -125,7 +135,7 @@ export class LiveAttach {
   public tick(): void {
     const store = this.store;
     if (store.reader.frameCount === 0) return;
-    if (this.wantShow || store !== this.shownStore && this.shown || this.overlay.source === 'live') this.show();
+    if (this.wantShow || (store !== this.shownStore && this.shown) || this.overlay.source === 'live') this.show();
     if (!this.shown) {
       // A file opened in the viewer took the overlay: stop following until asked again.
       if (this.followingNow) {
@@ -160,7 +170,9 @@ export class LiveAttach {
   public saveRange(from: number, to: number): Uint8Array {
     const r = this.store.reader;
     if (r.frameCount === 0) throw new Error('no live frames held yet');
-    return this.store.saveRange(Math.min(from, to), Math.max(from, to), { note: `live session ${this.viewer.session ?? ''}` });
+    return this.store.saveRange(Math.min(from, to), Math.max(from, to), {
+      note: `live session ${this.viewer.session ?? ''}`,
+    });
   }
 
   /** Asks the game to run `command` at the viewer's playhead; refused unless the game allows it. */
@@ -221,7 +233,10 @@ export class LiveAttach {
     if (list.length === 0) return;
     const newest = list[0];
     const current = list.find((s) => s.session === this.viewer.session);
-    if (this.viewer.session === null || (current !== undefined && !current.connected && newest.connected && newest.session !== current.session)) {
+    if (
+      this.viewer.session === null ||
+      (current !== undefined && !current.connected && newest.connected && newest.session !== current.session)
+    ) {
       this.follow(newest.session);
     }
   }

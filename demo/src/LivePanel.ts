@@ -54,13 +54,18 @@ export class LivePanel {
   private sessionsShown = '';
   private statusShown = '';
 
-  public constructor(parent: HTMLElement, private readonly banner: Banner, attach: (target: string) => void) {
+  public constructor(
+    parent: HTMLElement,
+    private readonly banner: Banner,
+    attach: (target: string) => void,
+  ) {
     this.root = el('div', 'live');
     this.root.className = 'live';
     const connect = el('div', 'live-connect');
     connect.className = 'row';
     this.url.placeholder = 'ws://127.0.0.1:7070 or tab';
-    this.url.title = 'A rewindable serve URL (npx rewindable serve), or "tab" for a game in another tab of this page\'s origin';
+    this.url.title =
+      'A rewindable serve URL (npx rewindable serve), or "tab" for a game in another tab of this page\'s origin';
     this.attachButton.title = 'Follow a running game live (the game streams with ?live=... on its URL)';
     this.attachButton.addEventListener('click', () => {
       const target = this.url.value.trim();
@@ -88,7 +93,7 @@ export class LivePanel {
     this.to.placeholder = 'newest';
     this.from.title = 'First frame to save (empty: the oldest held)';
     this.to.title = 'Last frame to save (empty: the newest held)';
-    this.saveButton.title = 'Save these frames of the viewer\'s copy as a .rwd replay';
+    this.saveButton.title = "Save these frames of the viewer's copy as a .rwd replay";
     this.saveButton.addEventListener('click', () => this.save());
     tools.append('frames', this.from, '–', this.to, this.saveButton);
     for (const c of COMMANDS) {
@@ -117,7 +122,7 @@ export class LivePanel {
     const live = this.live;
     if (live === null) return;
     const s = live.state();
-    const key = s.sessions.map((x) => `${x.session}|${x.connected}`).join(',') + `>${s.session}`;
+    const key = `${s.sessions.map((x) => `${x.session}|${x.connected}`).join(',')}>${s.session}`;
     if (key !== this.sessionsShown) {
       this.sessionsShown = key;
       const options = s.sessions.map((x) => {
@@ -135,9 +140,12 @@ export class LivePanel {
       this.sessions.replaceChildren(...options);
       this.sessions.value = s.session ?? '';
     }
-    const text = s.frames === 0
-      ? (s.session === null ? 'no session' : 'waiting for frames…')
-      : `${s.following ? 'following' : 'paused at'} frame ${s.position} · held ${s.oldest}–${s.newest}${s.gapFrames > 0 ? ` · ${s.gapFrames} missed` : ''}`;
+    const text =
+      s.frames === 0
+        ? s.session === null
+          ? 'no session'
+          : 'waiting for frames…'
+        : `${s.following ? 'following' : 'paused at'} frame ${s.position} · held ${s.oldest}–${s.newest}${s.gapFrames > 0 ? ` · ${s.gapFrames} missed` : ''}`;
     if (text !== this.statusShown) {
       this.statusShown = text;
       this.status.textContent = text;

@@ -8,7 +8,12 @@ import type { LoadedReplay, ReplaySource } from 'rewindable';
 import type { RewindOverlay } from 'rewindable/pixi';
 import type { Banner } from './Banner';
 import {
-  describeReplay, describeReplayError, openReplay, replayFileName, saveDemoReplay, showReplayFile,
+  describeReplay,
+  describeReplayError,
+  openReplay,
+  replayFileName,
+  saveDemoReplay,
+  showReplayFile,
 } from './rewind/replayFile';
 
 /** Settings of `ReplayFiles`. */
@@ -116,7 +121,10 @@ export class ReplayFiles {
     try {
       bytes = new Uint8Array(await file.arrayBuffer());
     } catch (err) {
-      this.options.banner.show('error', `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+      this.options.banner.show(
+        'error',
+        `Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`,
+      );
       return;
     }
     try {
@@ -128,7 +136,11 @@ export class ReplayFiles {
 
   /** Fetches and opens a replay from a URL; never throws. */
   public async openUrl(url: string): Promise<void> {
-    const name = url.split(/[/?#]/).filter((p) => p.length > 0).pop() ?? url;
+    const name =
+      url
+        .split(/[/?#]/)
+        .filter((p) => p.length > 0)
+        .pop() ?? url;
     let bytes: Uint8Array;
     try {
       const res = await fetch(url);
@@ -208,9 +220,18 @@ export class ReplayFiles {
       v.dataset.id = 'drop-veil';
       v.textContent = 'Drop a .rwd replay to open it';
       Object.assign(v.style, {
-        position: 'fixed', inset: '12px', zIndex: '30', display: 'flex', alignItems: 'center', justifyContent: 'center',
-        border: '3px dashed #7df9ff', borderRadius: '12px', background: 'rgba(8, 20, 28, 0.7)', color: '#dff',
-        font: '700 22px ui-monospace, Menlo, Consolas, monospace', pointerEvents: 'none',
+        position: 'fixed',
+        inset: '12px',
+        zIndex: '30',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        border: '3px dashed #7df9ff',
+        borderRadius: '12px',
+        background: 'rgba(8, 20, 28, 0.7)',
+        color: '#dff',
+        font: '700 22px ui-monospace, Menlo, Consolas, monospace',
+        pointerEvents: 'none',
       });
       document.body.append(v);
       this.veil = v;

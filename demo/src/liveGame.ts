@@ -52,7 +52,8 @@ export function demoLiveCommands(overlay: RewindOverlay): { pause: LiveCommandHa
   const held = (frame: number): true | string => {
     const r = overlay.livePlayback.reader;
     if (r.frameCount === 0) return 'the game has recorded nothing yet';
-    if (frame < r.oldestFrame || frame > r.newestFrame) return `frame ${frame} is not in the game's ring (it holds ${r.oldestFrame}–${r.newestFrame})`;
+    if (frame < r.oldestFrame || frame > r.newestFrame)
+      return `frame ${frame} is not in the game's ring (it holds ${r.oldestFrame}–${r.newestFrame})`;
     return true;
   };
   return {
@@ -80,7 +81,12 @@ export function demoLiveCommands(overlay: RewindOverlay): { pause: LiveCommandHa
  * @example
  * const live = startLiveFromUrl(rewind.recorder, overlay, banner, window.location.search);
  */
-export function startLiveFromUrl(recorder: Recorder, overlay: RewindOverlay, banner: Banner, search: string): LiveSender | null {
+export function startLiveFromUrl(
+  recorder: Recorder,
+  overlay: RewindOverlay,
+  banner: Banner,
+  search: string,
+): LiveSender | null {
   const flags = liveFlags(search);
   if (flags.target === null) return null;
   if (flags.target !== 'tab' && !/^wss?:\/\//.test(flags.target)) {
@@ -93,9 +99,13 @@ export function startLiveFromUrl(recorder: Recorder, overlay: RewindOverlay, ban
     commands: flags.commands ? demoLiveCommands(overlay) : {},
     onWarning: (message) => console.warn(message),
   });
-  const where = flags.target === 'tab'
-    ? 'viewer tabs of this page (open viewer.html?live=tab)'
-    : `${flags.target} (open the page npx rewindable serve printed)`;
-  banner.show('info', `Streaming live to ${where}; viewer commands ${flags.commands ? 'allowed' : 'refused (add &liveCommands=1 to allow them)'}.`);
+  const where =
+    flags.target === 'tab'
+      ? 'viewer tabs of this page (open viewer.html?live=tab)'
+      : `${flags.target} (open the page npx rewindable serve printed)`;
+  banner.show(
+    'info',
+    `Streaming live to ${where}; viewer commands ${flags.commands ? 'allowed' : 'refused (add &liveCommands=1 to allow them)'}.`,
+  );
   return sender;
 }

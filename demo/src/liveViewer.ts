@@ -44,7 +44,13 @@ export interface LiveViewerElements {
  * @example
  * setUpLiveViewer(app, overlay, banner, { hud, empty, info }, window.location.search);
  */
-export function setUpLiveViewer(app: Application, overlay: RewindOverlay, banner: Banner, els: LiveViewerElements, search: string): LiveHook {
+export function setUpLiveViewer(
+  app: Application,
+  overlay: RewindOverlay,
+  banner: Banner,
+  els: LiveViewerElements,
+  search: string,
+): LiveHook {
   const q = new URLSearchParams(search);
   const token = q.get('token');
   let live: LiveAttach | null = null;
@@ -54,12 +60,19 @@ export function setUpLiveViewer(app: Application, overlay: RewindOverlay, banner
       banner.show('error', `live: "${target}" is neither ws://HOST:PORT nor tab`);
       throw new Error(`live: bad target ${target}`);
     }
-    const l = new LiveAttach(overlay, target, { token: token !== null && token.length > 0 ? token : null, onError: (m) => banner.show('warning', m) });
+    const l = new LiveAttach(overlay, target, {
+      token: token !== null && token.length > 0 ? token : null,
+      onError: (m) => banner.show('warning', m),
+    });
     live = l;
     els.empty.innerHTML = '';
     const msg = document.createElement('div');
-    msg.append(`waiting for a live game on `, Object.assign(document.createElement('b'), { textContent: target }), document.createElement('br'),
-      target === 'tab' ? 'start the demo with ?live=tab in another tab' : 'start the demo with ?live=' + target);
+    msg.append(
+      `waiting for a live game on `,
+      Object.assign(document.createElement('b'), { textContent: target }),
+      document.createElement('br'),
+      target === 'tab' ? 'start the demo with ?live=tab in another tab' : `start the demo with ?live=${target}`,
+    );
     els.empty.append(msg);
     // Before the overlay's update (priority -24): the playhead is on the newest frame when it draws.
     let refreshed = -Infinity;

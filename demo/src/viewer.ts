@@ -36,17 +36,23 @@ async function main(): Promise<void> {
   const effects = new ReplayEffects();
   const banner = new Banner();
 
-  const { overlay } = attachViewer(app, world, {
-    create: (kind, id, label) => registry.create(kind, id, label),
-    release: (display, kind) => {
-      if (registry.has(kind)) displays.release(display);
-      else display.destroy({ children: true });
+  const { overlay } = attachViewer(
+    app,
+    world,
+    {
+      create: (kind, id, label) => registry.create(kind, id, label),
+      release: (display, kind) => {
+        if (registry.has(kind)) displays.release(display);
+        else display.destroy({ children: true });
+      },
+      applyPose: (display, z, rot, off, start, count) => displays.applyPose(display, z, rot, off, start, count),
     },
-    applyPose: (display, z, rot, off, start, count) => displays.applyPose(display, z, rot, off, start, count),
-  }, effects, {
-    // Nothing to go back to: if the overlay ever leaves the replay, show the file again.
-    onResume: () => queueMicrotask(() => files.reshow()),
-  });
+    effects,
+    {
+      // Nothing to go back to: if the overlay ever leaves the replay, show the file again.
+      onResume: () => queueMicrotask(() => files.reshow()),
+    },
+  );
 
   const info = document.querySelector('[data-id="info"]') as HTMLElement;
   const empty = document.querySelector('[data-id="empty"]') as HTMLElement;

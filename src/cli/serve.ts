@@ -56,7 +56,8 @@ export function parseServeArgs(args: readonly string[]): Partial<LiveServerOptio
       else persist.keepSeconds = n;
     } else return `unknown option ${a}`;
   }
-  if (o.host === '' || o.token === '' || o.viewerDir === '' || persist.dir === '') return 'an option is missing its value';
+  if (o.host === '' || o.token === '' || o.viewerDir === '' || persist.dir === '')
+    return 'an option is missing its value';
   if (persist.dir !== undefined) o.persist = { ...persist, dir: persist.dir };
   else if (Object.keys(persist).length > 0) return '--roll-seconds, --keep-bytes and --keep-seconds need --persist DIR';
   return o;
@@ -66,7 +67,10 @@ export function parseServeArgs(args: readonly string[]): Partial<LiveServerOptio
  * `rewindable serve`: starts the server and resolves with it (it runs until closed); resolves null
  * after printing the usage or an error, with `exitCode` set.
  */
-export async function runServe(argv: readonly string[], io: CliIo & { exitCode?: (code: number) => void }): Promise<LiveServer | null> {
+export async function runServe(
+  argv: readonly string[],
+  io: CliIo & { exitCode?: (code: number) => void },
+): Promise<LiveServer | null> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(SERVE_USAGE);
     return null;

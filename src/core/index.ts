@@ -23,9 +23,24 @@ export { angleZToQuat, quatToAngleZ } from './math/quat';
 export { FrameReader } from './read/FrameReader';
 export { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from './read/buffers';
 export {
-  type Bookmark, DEFAULT_PLAYBACK_OPTIONS, DEFAULT_SAMPLER_OPTIONS, DEFAULT_TIME_CONTROL_OPTIONS, MarkerKind,
-  type MarkerKindValue, Playback, type PlaybackOptions, type PlaybackState, Presence, type PresenceValue,
-  SampleBuffer, type SamplerOptions, type TimeControlOptions,
+  type Bookmark,
+  DEFAULT_PLAYBACK_OPTIONS,
+  DEFAULT_SAMPLER_OPTIONS,
+  DEFAULT_TIME_CONTROL_OPTIONS,
+  MarkerKind,
+  type MarkerKindValue,
+  Playback,
+  type PlaybackOptions,
+  type PlaybackState,
+  Presence,
+  type PresenceValue,
+  SampleBuffer,
+  type SamplerOptions,
+  type TimeControlOptions,
   // Received from `Playback`, never built by a game (the root entry exports them as types).
-  Bookmarks, Lifetimes, MarkerIndex, Sampler, TimeControl,
+  Bookmarks,
+  Lifetimes,
+  MarkerIndex,
+  Sampler,
+  TimeControl,
 } from './playback/index';

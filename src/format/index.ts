@@ -27,24 +27,66 @@
 
 // The frame layout
 export {
-  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK,
-  HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS,
-  H_DROPPED_TEXT, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS,
-  H_SANITIZED, H_TIME, H_TOTAL_WORDS, MAX_BONES, MAX_HANDLES, PRIM_AABB, PRIM_ARROW, PRIM_FLOATS, PRIM_LINE,
-  PRIM_POINT, PRIM_SPHERE, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS, textRecordWords,
+  BONE_INDEX_BITS,
+  BONE_INDEX_MASK,
+  EVENT_WORDS,
+  FRAME_HAS_CAMERA,
+  FRAME_TRUNCATED,
+  HANDLE_BITS,
+  HANDLE_MASK,
+  HEADER_WORDS,
+  H_BONE_WORDS,
+  H_CAM_ROT,
+  H_CAM_X,
+  H_CAM_Y,
+  H_CAM_Z,
+  H_CAM_ZOOM,
+  H_DROPPED_ENTITIES,
+  H_DROPPED_PRIMS,
+  H_DROPPED_TEXT,
+  H_DT,
+  H_ENTITY_COUNT,
+  H_EVENT_COUNT,
+  H_FLAGS,
+  H_FRAME,
+  H_OVER_BUDGET,
+  H_PRIM_COUNT,
+  H_PRIM_WORDS,
+  H_SANITIZED,
+  H_TIME,
+  H_TOTAL_WORDS,
+  MAX_BONES,
+  MAX_HANDLES,
+  PRIM_AABB,
+  PRIM_ARROW,
+  PRIM_FLOATS,
+  PRIM_LINE,
+  PRIM_POINT,
+  PRIM_SPHERE,
+  PRIM_TEXT,
+  PRIM_TYPE_COUNT,
+  PRIM_WORDS,
+  textRecordWords,
 } from '../core/format/layout';
 
 // The rotation codec
 export {
-  QUAT_IDENTITY_BITS, decodeQuat, decodeQuatAt, encodeQuat, encodeQuatAt, encodeQuatColumns, quatIsEncodable,
-  quatIsEncodableAt, quatStatus,
+  QUAT_IDENTITY_BITS,
+  decodeQuat,
+  decodeQuatAt,
+  encodeQuat,
+  encodeQuatAt,
+  encodeQuatColumns,
+  quatIsEncodable,
+  quatIsEncodableAt,
+  quatStatus,
 } from '../core/math/quat';
 export { SLERP_COEF_LENGTH, SLERP_T, slerpCoefficients, slerpInto, slerpWithCoefficients } from '../core/math/slerp';
 
 // Storage and decoding
 export { FrameRing } from '../core/store/FrameRing';
 export { EntityTable } from '../core/store/EntityTable';
-export { type PrimitiveEncoder } from '../core/store/StaticLayers';
+export type { PrimitiveEncoder } from '../core/store/StaticLayers';
 export { decodePrimitives } from '../core/read/FrameReader';
 // Classes the root entry exports as types only.
 export { ChannelRegistry, RecorderStats, StaticLayers } from '../core/index';
@@ -54,7 +96,12 @@ export { Bookmarks, Lifetimes, MarkerIndex, Sampler, TimeControl } from '../core
 
 // The replay file format
 export {
-  BUILTIN_CHANNEL_NAMES, MAX_FRAME_NUMBER, REPLAY_CODECS, REPLAY_FORMAT_VERSION, REPLAY_MAGIC, REPLAY_MAGIC_BYTES,
+  BUILTIN_CHANNEL_NAMES,
+  MAX_FRAME_NUMBER,
+  REPLAY_CODECS,
+  REPLAY_FORMAT_VERSION,
+  REPLAY_MAGIC,
+  REPLAY_MAGIC_BYTES,
   REPLAY_MIN_FORMAT_VERSION,
 } from '../replay/replayFormat';
 export { CHECKSUM_SEED, checksumWords } from '../replay/checksum';

@@ -63,11 +63,13 @@ export class LiveError extends Error {
   public static from(e: unknown): LiveError {
     if (e instanceof LiveError) return e;
     if (e instanceof ReplayError) {
-      const code: LiveErrorCode = e.code === 'TOO_LARGE' ? 'TOO_LARGE' : e.code === 'TRUNCATED' ? 'TRUNCATED' : 'CORRUPT';
+      const code: LiveErrorCode =
+        e.code === 'TOO_LARGE' ? 'TOO_LARGE' : e.code === 'TRUNCATED' ? 'TRUNCATED' : 'CORRUPT';
       return new LiveError(code, e.detail, e.path);
     }
     const message = e instanceof Error ? e.message : String(e);
-    if (e instanceof RangeError && /alloc|length/i.test(message)) return new LiveError('TOO_LARGE', `out of memory: ${message}`);
+    if (e instanceof RangeError && /alloc|length/i.test(message))
+      return new LiveError('TOO_LARGE', `out of memory: ${message}`);
     return new LiveError('CORRUPT', `unexpected failure: ${message.slice(0, 200)}`);
   }
 }

@@ -4,9 +4,20 @@ import type { StaticLayers } from '../core/store/StaticLayers';
 import { LiveError } from './LiveError';
 import { helloBody, parseCommand } from './messages';
 import {
-  DEFAULT_LIVE_LIMITS, FRAME_MESSAGE_WORDS, FRAME_PADDING_BYTES, LIFE_ENDED, LIFE_HAS_LABEL, LIFE_RECORD_WORDS,
-  LIVE_FORMAT_VERSION, LIVE_PROTOCOL_VERSION, type LiveCommandName, type LiveHello, LiveMessageType, decodeBody,
-  encodeMessage, messageType,
+  DEFAULT_LIVE_LIMITS,
+  FRAME_MESSAGE_WORDS,
+  FRAME_PADDING_BYTES,
+  LIFE_ENDED,
+  LIFE_HAS_LABEL,
+  LIFE_RECORD_WORDS,
+  LIVE_FORMAT_VERSION,
+  LIVE_PROTOCOL_VERSION,
+  type LiveCommandName,
+  type LiveHello,
+  LiveMessageType,
+  decodeBody,
+  encodeMessage,
+  messageType,
 } from './protocol';
 import type { LiveTransport } from './LiveTransport';
 
@@ -14,7 +25,12 @@ import type { LiveTransport } from './LiveTransport';
 export interface LiveSource {
   readonly reader: FrameReader;
   readonly staticLayers: StaticLayers;
-  readonly options: { readonly maxFrames: number; readonly arenaBytes: number; readonly maxEntitiesPerFrame: number; readonly maxEntityId: number };
+  readonly options: {
+    readonly maxFrames: number;
+    readonly arenaBytes: number;
+    readonly maxEntitiesPerFrame: number;
+    readonly maxEntityId: number;
+  };
   onFrameEnd(listener: (frame: number) => void): () => void;
 }
 
@@ -123,10 +139,16 @@ export class LiveSender {
   private sentEventKinds = -1;
   private sentStaticVersion = -1;
 
-  public constructor(private readonly source: LiveSource, public readonly transport: LiveTransport, options: Partial<LiveSenderOptions> = {}) {
+  public constructor(
+    private readonly source: LiveSource,
+    public readonly transport: LiveTransport,
+    options: Partial<LiveSenderOptions> = {},
+  ) {
     this.options = Object.freeze({ ...DEFAULT_LIVE_SENDER_OPTIONS, ...options });
     const o = source.options;
-    const commands = (Object.keys(this.options.commands) as LiveCommandName[]).filter((c) => typeof this.options.commands[c] === 'function');
+    const commands = (Object.keys(this.options.commands) as LiveCommandName[]).filter(
+      (c) => typeof this.options.commands[c] === 'function',
+    );
     this.hello = {
       version: LIVE_PROTOCOL_VERSION,
       formatVersion: LIVE_FORMAT_VERSION,
@@ -134,7 +156,12 @@ export class LiveSender {
       game: this.options.game.slice(0, DEFAULT_LIVE_LIMITS.maxStringLength),
       buildId: this.options.buildId.slice(0, DEFAULT_LIVE_LIMITS.maxStringLength),
       startedAt: new Date().toISOString(),
-      ring: { maxFrames: o.maxFrames, arenaBytes: o.arenaBytes, maxEntitiesPerFrame: o.maxEntitiesPerFrame, maxEntityId: o.maxEntityId },
+      ring: {
+        maxFrames: o.maxFrames,
+        arenaBytes: o.arenaBytes,
+        maxEntitiesPerFrame: o.maxEntitiesPerFrame,
+        maxEntityId: o.maxEntityId,
+      },
       commands,
     };
     transport.onOpen = () => this.resync();
@@ -192,23 +219,37 @@ export class LiveSender {
     for (let i = 0; !channels && i < ch.count; i++) channels = ch.budgets[i] !== this.sentBudgets[i];
     const kinds = table.kinds.length !== this.sentKindCount;
     let skeletons = table.skeletons.length !== this.sentSkeletons.length;
-    for (let k = 0; !skeletons && k < table.skeletons.length; k++) skeletons = table.skeletons[k] !== this.sentSkeletons[k];
+    for (let k = 0; !skeletons && k < table.skeletons.length; k++)
+      skeletons = table.skeletons[k] !== this.sentSkeletons[k];
     const events = reader.eventKinds.length !== this.sentEventKinds;
     const layers = this.source.staticLayers.version !== this.sentStaticVersion;
     if (!(channels || kinds || skeletons || events || layers)) return;
     const meta = new Map<string, unknown>();
     if (channels) {
       const list = ch.list();
-      meta.set('channels', list.map((c) => new Map<string, unknown>([['name', c.name], ['color', c.color & 0xffffff], ['budget', c.budget]])));
+      meta.set(
+        'channels',
+        list.map(
+          (c) =>
+            new Map<string, unknown>([
+              ['name', c.name],
+              ['color', c.color & 0xffffff],
+              ['budget', c.budget],
+            ]),
+        ),
+      );
       this.sentChannelCount = list.length;
       for (const c of list) this.sentBudgets[c.index] = c.budget;
     }
     if (kinds || skeletons) {
       meta.set('kinds', [...table.kinds]);
-      meta.set('skeletons', table.kinds.map((_, k) => {
-        const s = table.skeletons[k];
-        return s === undefined ? null : Array.from(s);
-      }));
+      meta.set(
+        'skeletons',
+        table.kinds.map((_, k) => {
+          const s = table.skeletons[k];
+          return s === undefined ? null : Array.from(s);
+        }),
+      );
       this.sentKindCount = table.kinds.length;
       this.sentSkeletons = table.skeletons.slice();
     }
@@ -218,9 +259,17 @@ export class LiveSender {
     }
     if (layers) {
       const sl = this.source.staticLayers;
-      meta.set('staticLayers', sl.list().map((l) => new Map<string, unknown>([
-        ['name', l.name], ['primCount', l.primCount], ['words', new Uint8Array(l.words.buffer, l.words.byteOffset, l.words.byteLength)],
-      ])));
+      meta.set(
+        'staticLayers',
+        sl.list().map(
+          (l) =>
+            new Map<string, unknown>([
+              ['name', l.name],
+              ['primCount', l.primCount],
+              ['words', new Uint8Array(l.words.buffer, l.words.byteOffset, l.words.byteLength)],
+            ]),
+        ),
+      );
       this.sentStaticVersion = sl.version;
     }
     this.post(encodeMessage(LiveMessageType.META, meta));
@@ -290,8 +339,13 @@ export class LiveSender {
   /** Whether game handle `h`'s life differs from what the stream was told. */
   private changed(h: number): boolean {
     const t = this.source.reader.entities;
-    return this.sentSpawn[h] !== t.spawnFrames[h] || this.sentId[h] !== t.ids[h] || this.sentKind[h] !== t.kindOf[h] ||
-      this.sentLabel[h] !== t.labels[h] || this.sentEnded[h] !== (t.lastSeen[h] < 0 ? 1 : 0);
+    return (
+      this.sentSpawn[h] !== t.spawnFrames[h] ||
+      this.sentId[h] !== t.ids[h] ||
+      this.sentKind[h] !== t.kindOf[h] ||
+      this.sentLabel[h] !== t.labels[h] ||
+      this.sentEnded[h] !== (t.lastSeen[h] < 0 ? 1 : 0)
+    );
   }
 
   /** Writes handle `h`'s life record at byte `p` and records it as sent; returns the next byte. */
@@ -301,7 +355,10 @@ export class LiveSender {
     const ended = t.lastSeen[h] < 0 ? 1 : 0;
     let labelBytes = 0;
     if (label !== undefined) {
-      const text = label.length > DEFAULT_LIVE_LIMITS.maxStringLength ? label.slice(0, DEFAULT_LIVE_LIMITS.maxStringLength) : label;
+      const text =
+        label.length > DEFAULT_LIVE_LIMITS.maxStringLength
+          ? label.slice(0, DEFAULT_LIVE_LIMITS.maxStringLength)
+          : label;
       this.ensure(p + LIFE_RECORD_WORDS * 4 + text.length * 3 + 4 + frameWords * 4 + FRAME_PADDING_BYTES);
       labelBytes = encoder.encodeInto(text, this.out8.subarray(p + LIFE_RECORD_WORDS * 4)).written ?? 0;
     } else {
@@ -388,7 +445,16 @@ export class LiveSender {
     if (ok) this.stats.commandsRun++;
     else this.stats.commandsRefused++;
     if (!ok) this.options.onWarning?.(`rewindable live: command ${c.command} refused: ${detail}`);
-    this.post(encodeMessage(LiveMessageType.COMMAND_RESULT, new Map<string, unknown>([['id', c.id], ['ok', ok], ['detail', detail.slice(0, 1024)]])));
+    this.post(
+      encodeMessage(
+        LiveMessageType.COMMAND_RESULT,
+        new Map<string, unknown>([
+          ['id', c.id],
+          ['ok', ok],
+          ['detail', detail.slice(0, 1024)],
+        ]),
+      ),
+    );
   }
 }
 

@@ -1,6 +1,17 @@
 import {
-  FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_MASK, HEADER_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_ZOOM, H_DT,
-  H_ENTITY_COUNT, H_FLAGS, H_FRAME, H_TIME, H_TOTAL_WORDS,
+  FRAME_HAS_CAMERA,
+  FRAME_TRUNCATED,
+  HANDLE_MASK,
+  HEADER_WORDS,
+  H_CAM_ROT,
+  H_CAM_X,
+  H_CAM_ZOOM,
+  H_DT,
+  H_ENTITY_COUNT,
+  H_FLAGS,
+  H_FRAME,
+  H_TIME,
+  H_TOTAL_WORDS,
 } from '../core/format/layout';
 import { QUAT_IDENTITY_BITS } from '../core/math/quat';
 import { FrameReader } from '../core/read/FrameReader';
@@ -146,13 +157,17 @@ export class LiveStore {
       copy.commit(f, n);
     }
     const hello = this.hello;
-    const fields: Record<string, string> = hello === null ? {} : { game: hello.game, session: hello.session, startedAt: hello.startedAt };
-    return saveReplay({ reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds), staticLayers: this.staticLayers }, {
-      buildId: hello?.buildId ?? '',
-      platform: 'live stream',
-      ...options,
-      fields: { ...fields, ...(options.fields ?? {}) },
-    });
+    const fields: Record<string, string> =
+      hello === null ? {} : { game: hello.game, session: hello.session, startedAt: hello.startedAt };
+    return saveReplay(
+      { reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds), staticLayers: this.staticLayers },
+      {
+        buildId: hello?.buildId ?? '',
+        platform: 'live stream',
+        ...options,
+        fields: { ...fields, ...(options.fields ?? {}) },
+      },
+    );
   }
 
   /** Drops every frame and life (a new session). */
@@ -177,7 +192,8 @@ export class LiveStore {
     if (meta.skeletons !== undefined) {
       for (let k = 0; k < t.kinds.length; k++) t.skeletons[k] = meta.skeletons[k] ?? undefined;
     }
-    if (meta.eventKinds !== undefined) for (let k = this.eventKinds.length; k < meta.eventKinds.length; k++) this.eventKinds.push(meta.eventKinds[k]);
+    if (meta.eventKinds !== undefined)
+      for (let k = this.eventKinds.length; k < meta.eventKinds.length; k++) this.eventKinds.push(meta.eventKinds[k]);
     if (meta.staticLayers !== undefined) {
       const keep = new Set(meta.staticLayers.map((l) => l.name));
       for (const l of this.staticLayers.list()) if (!keep.has(l.name)) this.staticLayers.delete(l.name);
@@ -190,7 +206,8 @@ export class LiveStore {
     const frame = v.frame;
     const ring = this.ring;
     // Lives first: a game handle that starts a new life gets a new store handle.
-    for (let i = 0; i < v.lifeCount; i++) this.applyLife(v.lifeHandle[i], v.lifeId[i], v.lifeSpawn[i], v.lifeKind[i], v.lifeFlags[i], v.lifeLabel[i]);
+    for (let i = 0; i < v.lifeCount; i++)
+      this.applyLife(v.lifeHandle[i], v.lifeId[i], v.lifeSpawn[i], v.lifeKind[i], v.lifeFlags[i], v.lifeLabel[i]);
     // Frames that never arrived: header-only, so the numbers stay contiguous (or start over).
     if (ring.frameCount > 0) {
       const gap = frame - ring.newestFrame - 1;
@@ -199,7 +216,12 @@ export class LiveStore {
     }
     const words = v.frameWords;
     const at = ring.reserve(words);
-    if (at < 0) throw new LiveError('TOO_LARGE', `frame of ${words * 4} bytes is larger than the store's arena`, `frame[${frame}]`);
+    if (at < 0)
+      throw new LiveError(
+        'TOO_LARGE',
+        `frame of ${words * 4} bytes is larger than the store's arena`,
+        `frame[${frame}]`,
+      );
     const u = ring.u32;
     u.set(v.words.subarray(0, words), at);
     const n = u[at + H_ENTITY_COUNT];
@@ -217,7 +239,14 @@ export class LiveStore {
     this.evictByTime();
   }
 
-  private applyLife(gh: number, id: number, spawn: number, kind: number, flags: number, label: string | undefined): void {
+  private applyLife(
+    gh: number,
+    id: number,
+    spawn: number,
+    kind: number,
+    flags: number,
+    label: string | undefined,
+  ): void {
     const t = this.entities;
     if (gh >= this.g2v.length) {
       const g = new Int32Array(Math.max(gh + 1, this.g2v.length * 2)).fill(-1);

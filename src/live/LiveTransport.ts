@@ -94,7 +94,10 @@ export class WebSocketTransport implements LiveTransport {
   private delay: number;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  public constructor(public readonly url: string, options: Partial<WebSocketTransportOptions> = {}) {
+  public constructor(
+    public readonly url: string,
+    options: Partial<WebSocketTransportOptions> = {},
+  ) {
     this.options = { ...DEFAULT_WEBSOCKET_TRANSPORT_OPTIONS, ...options };
     this.delay = this.options.minDelayMs;
     this.connect();
@@ -134,7 +137,8 @@ export class WebSocketTransport implements LiveTransport {
   private connect(): void {
     if (this.closed) return;
     const Ctor = this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (Ctor === undefined) throw new Error('rewindable live: no WebSocket class; pass { WebSocket } from the ws package');
+    if (Ctor === undefined)
+      throw new Error('rewindable live: no WebSocket class; pass { WebSocket } from the ws package');
     let s: WebSocketLike;
     try {
       s = new Ctor(this.url);
@@ -216,11 +220,14 @@ export class BroadcastChannelTransport implements LiveTransport {
    * @param session the game's session (a viewer: the session it addresses, `*` for all).
    */
   public constructor(
-    public readonly role: 'game' | 'viewer', public session: string, name = LIVE_TAB_CHANNEL,
+    public readonly role: 'game' | 'viewer',
+    public session: string,
+    name = LIVE_TAB_CHANNEL,
     channel?: BroadcastChannelLike,
   ) {
     const Ctor = (globalThis as { BroadcastChannel?: new (name: string) => BroadcastChannelLike }).BroadcastChannel;
-    if (channel === undefined && Ctor === undefined) throw new Error('rewindable live: BroadcastChannel is not available here');
+    if (channel === undefined && Ctor === undefined)
+      throw new Error('rewindable live: BroadcastChannel is not available here');
     this.channel = channel ?? new (Ctor as new (name: string) => BroadcastChannelLike)(name);
     this.channel.onmessage = (ev) => this.receive(ev.data);
     // Opens at once; onOpen is called on the next turn, once the caller has set it.

@@ -4,8 +4,19 @@ import { MAX_FRAME_NUMBER } from '../replay/replayFormat';
 import { LiveError } from './LiveError';
 import { type LiveChannel, type LiveMeta, parseHello, parseMeta } from './messages';
 import {
-  DEFAULT_LIVE_LIMITS, FRAME_MESSAGE_WORDS, FRAME_PADDING_BYTES, LIFE_ENDED, LIFE_HAS_LABEL, LIFE_RECORD_WORDS,
-  LiveMessageType, type LiveHello, type LiveLimits, type LiveMessageTypeCode, MESSAGE_HEADER_BYTES, decodeBody, messageType,
+  DEFAULT_LIVE_LIMITS,
+  FRAME_MESSAGE_WORDS,
+  FRAME_PADDING_BYTES,
+  LIFE_ENDED,
+  LIFE_HAS_LABEL,
+  LIFE_RECORD_WORDS,
+  LiveMessageType,
+  type LiveHello,
+  type LiveLimits,
+  type LiveMessageTypeCode,
+  MESSAGE_HEADER_BYTES,
+  decodeBody,
+  messageType,
 } from './protocol';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -32,7 +43,9 @@ export class LiveValidator {
   public meta: LiveMeta | null = null;
   /** Channels, kinds and event kinds as of the last meta. */
   public channels: readonly LiveChannel[] = [
-    { name: 'ai', color: 0xffc83d, budget: 0 }, { name: 'physics', color: 0x4dd2ff, budget: 0 }, { name: 'animation', color: 0xd86bff, budget: 0 },
+    { name: 'ai', color: 0xffc83d, budget: 0 },
+    { name: 'physics', color: 0x4dd2ff, budget: 0 },
+    { name: 'animation', color: 0xd86bff, budget: 0 },
   ];
   public kinds: readonly string[] = [];
   public eventKinds: readonly string[] = [];
@@ -62,8 +75,16 @@ export class LiveValidator {
   public constructor(limits: Partial<LiveLimits> = {}) {
     this.limits = { ...DEFAULT_LIVE_LIMITS, ...limits };
     this.ctx = {
-      handles: new Int32Array(0), rowOfHandle: new Int32Array(0), spawn: new Int32Array(0), last: new Int32Array(0),
-      stamp: new Int32Array(0), previousTime: -Infinity, channelCount: 3, eventKindCount: 0, maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame, work: null,
+      handles: new Int32Array(0),
+      rowOfHandle: new Int32Array(0),
+      spawn: new Int32Array(0),
+      last: new Int32Array(0),
+      stamp: new Int32Array(0),
+      previousTime: -Infinity,
+      channelCount: 3,
+      eventKindCount: 0,
+      maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame,
+      work: null,
     };
   }
 
@@ -93,7 +114,8 @@ export class LiveValidator {
         break;
       case LiveMessageType.BYE:
       case LiveMessageType.RESYNC:
-        if (bytes.length !== MESSAGE_HEADER_BYTES) throw new LiveError('BAD_MESSAGE', 'this message has no body', 'message');
+        if (bytes.length !== MESSAGE_HEADER_BYTES)
+          throw new LiveError('BAD_MESSAGE', 'this message has no body', 'message');
         break;
       default:
         break;
@@ -129,9 +151,19 @@ export class LiveValidator {
 
   private acceptMeta(meta: LiveMeta): void {
     if (meta.channels !== undefined) {
-      if (meta.channels.length < this.channels.length) throw new LiveError('CORRUPT', `${meta.channels.length} channels, ${this.channels.length} were announced (channels are never removed)`, 'meta.channels');
+      if (meta.channels.length < this.channels.length)
+        throw new LiveError(
+          'CORRUPT',
+          `${meta.channels.length} channels, ${this.channels.length} were announced (channels are never removed)`,
+          'meta.channels',
+        );
       for (let i = 3; i < this.channels.length; i++) {
-        if (meta.channels[i].name !== this.channels[i].name) throw new LiveError('CORRUPT', `channel ${i} was ${JSON.stringify(this.channels[i].name)}`, `meta.channels[${i}].name`);
+        if (meta.channels[i].name !== this.channels[i].name)
+          throw new LiveError(
+            'CORRUPT',
+            `channel ${i} was ${JSON.stringify(this.channels[i].name)}`,
+            `meta.channels[${i}].name`,
+          );
       }
     }
     checkPrefix(meta.kinds, this.kinds, 'meta.kinds');
@@ -151,23 +183,44 @@ export class LiveValidator {
   private acceptFrame(bytes: Uint8Array): void {
     const total = bytes.length;
     const path = 'frame';
-    if (total < FRAME_MESSAGE_WORDS * 4) throw new LiveError('TRUNCATED', `${total} bytes is shorter than the ${FRAME_MESSAGE_WORDS * 4}-byte frame header`, path);
+    if (total < FRAME_MESSAGE_WORDS * 4)
+      throw new LiveError(
+        'TRUNCATED',
+        `${total} bytes is shorter than the ${FRAME_MESSAGE_WORDS * 4}-byte frame header`,
+        path,
+      );
     const frame = readU32(bytes, 4);
     const skipped = readU32(bytes, 8);
     const lifeCount = readU32(bytes, 12);
     const lifeBytes = readU32(bytes, 16);
     const frameWords = readU32(bytes, 20);
     const fpath = `frame[${frame}]`;
-    if (frame > MAX_FRAME_NUMBER) throw new LiveError('CORRUPT', `frame number ${frame} is above ${MAX_FRAME_NUMBER}`, fpath);
-    if (frame <= this.lastFrame) throw new LiveError('PROTOCOL', `frame ${frame} does not follow ${this.lastFrame}`, fpath);
-    if (skipped > frame) throw new LiveError('CORRUPT', `${skipped} frames skipped before frame ${frame}`, `${fpath}.skipped`);
-    if (lifeBytes % 4 !== 0) throw new LiveError('CORRUPT', `life section of ${lifeBytes} bytes is not whole words`, `${fpath}.lives`);
-    if (lifeCount * LIFE_RECORD_WORDS * 4 > lifeBytes) throw new LiveError('CORRUPT', `${lifeCount} lives cannot fit in ${lifeBytes} bytes`, `${fpath}.lives`);
-    if (frameWords < HEADER_WORDS) throw new LiveError('CORRUPT', `frame of ${frameWords} words is shorter than its ${HEADER_WORDS}-word header`, fpath);
+    if (frame > MAX_FRAME_NUMBER)
+      throw new LiveError('CORRUPT', `frame number ${frame} is above ${MAX_FRAME_NUMBER}`, fpath);
+    if (frame <= this.lastFrame)
+      throw new LiveError('PROTOCOL', `frame ${frame} does not follow ${this.lastFrame}`, fpath);
+    if (skipped > frame)
+      throw new LiveError('CORRUPT', `${skipped} frames skipped before frame ${frame}`, `${fpath}.skipped`);
+    if (lifeBytes % 4 !== 0)
+      throw new LiveError('CORRUPT', `life section of ${lifeBytes} bytes is not whole words`, `${fpath}.lives`);
+    if (lifeCount * LIFE_RECORD_WORDS * 4 > lifeBytes)
+      throw new LiveError('CORRUPT', `${lifeCount} lives cannot fit in ${lifeBytes} bytes`, `${fpath}.lives`);
+    if (frameWords < HEADER_WORDS)
+      throw new LiveError(
+        'CORRUPT',
+        `frame of ${frameWords} words is shorter than its ${HEADER_WORDS}-word header`,
+        fpath,
+      );
     const used = FRAME_MESSAGE_WORDS * 4 + lifeBytes + frameWords * 4;
     if (used > total) throw new LiveError('TRUNCATED', `the message declares ${used} bytes and holds ${total}`, fpath);
-    if (total - used >= FRAME_PADDING_BYTES) throw new LiveError('CORRUPT', `${total - used} bytes after the frame (at most ${FRAME_PADDING_BYTES - 1} bytes of padding)`, fpath);
-    for (let i = used; i < total; i++) if (bytes[i] !== 0) throw new LiveError('CORRUPT', 'padding after the frame is not zero', fpath);
+    if (total - used >= FRAME_PADDING_BYTES)
+      throw new LiveError(
+        'CORRUPT',
+        `${total - used} bytes after the frame (at most ${FRAME_PADDING_BYTES - 1} bytes of padding)`,
+        fpath,
+      );
+    for (let i = used; i < total; i++)
+      if (bytes[i] !== 0) throw new LiveError('CORRUPT', 'padding after the frame is not zero', fpath);
 
     // An aligned copy: the frame words start on an 8-byte boundary of `scratch`.
     const frameStart = FRAME_MESSAGE_WORDS * 4 + lifeBytes;
@@ -184,7 +237,12 @@ export class LiveValidator {
     const f32 = new Float32Array(s.buffer, 0, s.length >>> 2);
     const f64 = new Float64Array(s.buffer, 0, s.length >>> 3);
     const n = u32[at + H_ENTITY_COUNT];
-    if (n > this.ctx.maxEntitiesPerFrame) throw new LiveError('TOO_LARGE', `${n} entities exceed the limit of ${this.ctx.maxEntitiesPerFrame}`, `${fpath}.entityCount`);
+    if (n > this.ctx.maxEntitiesPerFrame)
+      throw new LiveError(
+        'TOO_LARGE',
+        `${n} entities exceed the limit of ${this.ctx.maxEntitiesPerFrame}`,
+        `${fpath}.entityCount`,
+      );
     checkFrame(u32, f32, f64, at, frameWords, frame, frame, this.ctx);
     this.words = at === 0 ? u32 : new Uint32Array(s.buffer, at * 4, frameWords);
     this.f32 = new Float32Array(this.words.buffer, this.words.byteOffset, frameWords);
@@ -199,7 +257,8 @@ export class LiveValidator {
   /** Reads and checks the life records, and makes them the current lives of their game handles. */
   private readLives(s: Uint8Array, start: number, count: number, end: number, frame: number, fpath: string): void {
     if (count > this.lifeHandle.length) {
-      if (count > this.limits.maxHandles) throw new LiveError('TOO_LARGE', `${count} lives in one frame`, `${fpath}.lives`);
+      if (count > this.limits.maxHandles)
+        throw new LiveError('TOO_LARGE', `${count} lives in one frame`, `${fpath}.lives`);
       const cap = Math.max(count, this.lifeHandle.length * 2);
       this.lifeHandle = new Int32Array(cap);
       this.lifeId = new Int32Array(cap);
@@ -212,7 +271,8 @@ export class LiveValidator {
     let p = start;
     for (let i = 0; i < count; i++) {
       const path = `${fpath}.lives[${i}]`;
-      if (p + LIFE_RECORD_WORDS * 4 > end) throw new LiveError('CORRUPT', 'life record overruns the life section', path);
+      if (p + LIFE_RECORD_WORDS * 4 > end)
+        throw new LiveError('CORRUPT', 'life record overruns the life section', path);
       const handle = readU32(s, p);
       const id = readU32(s, p + 4);
       const spawn = readU32(s, p + 8);
@@ -220,14 +280,23 @@ export class LiveValidator {
       const flags = readU32(s, p + 16);
       const labelBytes = readU32(s, p + 20);
       p += LIFE_RECORD_WORDS * 4;
-      if (handle >= this.limits.maxHandles) throw new LiveError('TOO_LARGE', `handle ${handle} exceeds the limit of ${this.limits.maxHandles}`, `${path}.handle`);
+      if (handle >= this.limits.maxHandles)
+        throw new LiveError(
+          'TOO_LARGE',
+          `handle ${handle} exceeds the limit of ${this.limits.maxHandles}`,
+          `${path}.handle`,
+        );
       if (id >= maxId) throw new LiveError('CORRUPT', `id ${id} is not below ${maxId}`, `${path}.id`);
-      if (spawn > frame) throw new LiveError('CORRUPT', `spawn frame ${spawn} is after frame ${frame}`, `${path}.spawnFrame`);
-      if (kind < -1 || kind >= this.kinds.length) throw new LiveError('CORRUPT', `kind ${kind} is not among the ${this.kinds.length} kinds`, `${path}.kind`);
-      if ((flags & ~(LIFE_ENDED | LIFE_HAS_LABEL)) !== 0) throw new LiveError('CORRUPT', `unknown flag bits 0x${flags.toString(16)}`, `${path}.flags`);
+      if (spawn > frame)
+        throw new LiveError('CORRUPT', `spawn frame ${spawn} is after frame ${frame}`, `${path}.spawnFrame`);
+      if (kind < -1 || kind >= this.kinds.length)
+        throw new LiveError('CORRUPT', `kind ${kind} is not among the ${this.kinds.length} kinds`, `${path}.kind`);
+      if ((flags & ~(LIFE_ENDED | LIFE_HAS_LABEL)) !== 0)
+        throw new LiveError('CORRUPT', `unknown flag bits 0x${flags.toString(16)}`, `${path}.flags`);
       let label: string | undefined;
       if ((flags & LIFE_HAS_LABEL) !== 0) {
-        if (labelBytes > this.limits.maxStringLength * 3) throw new LiveError('TOO_LARGE', `label of ${labelBytes} bytes`, `${path}.label`);
+        if (labelBytes > this.limits.maxStringLength * 3)
+          throw new LiveError('TOO_LARGE', `label of ${labelBytes} bytes`, `${path}.label`);
         const padded = (labelBytes + 3) & ~3;
         if (p + padded > end) throw new LiveError('CORRUPT', 'label overruns the life section', `${path}.label`);
         try {
@@ -235,7 +304,8 @@ export class LiveValidator {
         } catch {
           throw new LiveError('CORRUPT', 'label is not UTF-8', `${path}.label`);
         }
-        if (label.length > this.limits.maxStringLength) throw new LiveError('TOO_LARGE', `label of ${label.length} characters`, `${path}.label`);
+        if (label.length > this.limits.maxStringLength)
+          throw new LiveError('TOO_LARGE', `label of ${label.length} characters`, `${path}.label`);
         p += padded;
       } else if (labelBytes !== 0) {
         throw new LiveError('CORRUPT', 'label bytes without the label flag', `${path}.label`);
@@ -283,8 +353,14 @@ function readU32(b: Uint8Array, o: number): number {
 /** A list that may only grow: `next` must start with every entry of `known`. */
 function checkPrefix(next: readonly string[] | undefined, known: readonly string[], path: string): void {
   if (next === undefined) return;
-  if (next.length < known.length) throw new LiveError('CORRUPT', `${next.length} entries, ${known.length} were announced (entries are never removed)`, path);
+  if (next.length < known.length)
+    throw new LiveError(
+      'CORRUPT',
+      `${next.length} entries, ${known.length} were announced (entries are never removed)`,
+      path,
+    );
   for (let i = 0; i < known.length; i++) {
-    if (next[i] !== known[i]) throw new LiveError('CORRUPT', `entry ${i} was ${JSON.stringify(known[i].slice(0, 64))}`, `${path}[${i}]`);
+    if (next[i] !== known[i])
+      throw new LiveError('CORRUPT', `entry ${i} was ${JSON.stringify(known[i].slice(0, 64))}`, `${path}[${i}]`);
   }
 }

@@ -2,12 +2,21 @@ import { liveUrl } from './connectLive';
 import { LiveError } from './LiveError';
 import { parseCommandResult, parseErrorBody, parseHello, parseSessions } from './messages';
 import {
-  DEFAULT_LIVE_LIMITS, type LiveCommandName, type LiveCommandResult, LiveMessageType, type LiveSessionInfo, decodeBody,
-  encodeMessage, messageType,
+  DEFAULT_LIVE_LIMITS,
+  type LiveCommandName,
+  type LiveCommandResult,
+  LiveMessageType,
+  type LiveSessionInfo,
+  decodeBody,
+  encodeMessage,
+  messageType,
 } from './protocol';
 import { LiveStore, type LiveStoreOptions } from './LiveStore';
 import {
-  BroadcastChannelTransport, type LiveTransport, type WebSocketConstructor, WebSocketTransport,
+  BroadcastChannelTransport,
+  type LiveTransport,
+  type WebSocketConstructor,
+  WebSocketTransport,
 } from './LiveTransport';
 
 /** Settings of `LiveViewer.connect`. */
@@ -55,18 +64,25 @@ export class LiveViewer {
   public session: string | null = null;
   /** Errors so far (the last few). */
   public readonly errors: LiveError[] = [];
-  private readonly pending = new Map<number, { resolve: (r: LiveCommandResult) => void; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: LiveCommandResult) => void; timer: ReturnType<typeof setTimeout> }
+  >();
   private nextCommand = 1;
   private readonly tab: BroadcastChannelTransport | null;
   private readonly tabSessions = new Map<string, LiveSessionInfo>();
 
-  private constructor(public readonly transport: LiveTransport, options: LiveViewerOptions) {
+  private constructor(
+    public readonly transport: LiveTransport,
+    options: LiveViewerOptions,
+  ) {
     this.options = Object.freeze(options);
     this.store = new LiveStore(options.store);
     this.tab = transport instanceof BroadcastChannelTransport ? transport : null;
     transport.onMessage = (bytes) => this.receive(bytes);
     transport.onOpen = () => {
-      if (this.tab !== null) this.tab.send(encodeMessage(LiveMessageType.RESYNC)); // every game says hello
+      if (this.tab !== null)
+        this.tab.send(encodeMessage(LiveMessageType.RESYNC)); // every game says hello
       else if (this.session !== null) this.subscribe(this.session);
     };
     if (this.tab !== null) this.tab.onSessionMessage = (session, bytes) => this.tabMessage(session, bytes);
@@ -80,9 +96,10 @@ export class LiveViewer {
    */
   public static connect(target: string, options: Partial<LiveViewerOptions> = {}): LiveViewer {
     const o: LiveViewerOptions = { ...DEFAULT_LIVE_VIEWER_OPTIONS, ...options };
-    const transport = target === 'tab'
-      ? new BroadcastChannelTransport('viewer', '*')
-      : new WebSocketTransport(liveUrl(target, '/view', o.token), { WebSocket: o.WebSocket });
+    const transport =
+      target === 'tab'
+        ? new BroadcastChannelTransport('viewer', '*')
+        : new WebSocketTransport(liveUrl(target, '/view', o.token), { WebSocket: o.WebSocket });
     return new LiveViewer(transport, o);
   }
 
@@ -115,7 +132,16 @@ export class LiveViewer {
         resolve({ id, ok: false, detail: 'no answer from the game' });
       }, this.options.commandTimeoutMs);
       this.pending.set(id, { resolve, timer });
-      this.transport.send(encodeMessage(LiveMessageType.COMMAND, new Map<string, unknown>([['id', id], ['command', command], ['frame', frame]])));
+      this.transport.send(
+        encodeMessage(
+          LiveMessageType.COMMAND,
+          new Map<string, unknown>([
+            ['id', id],
+            ['command', command],
+            ['frame', frame],
+          ]),
+        ),
+      );
     });
   }
 
@@ -174,13 +200,25 @@ export class LiveViewer {
 
   /** Tabs: every game's messages; hellos make the session list. */
   private tabMessage(session: string, bytes: Uint8Array): void {
-    if (bytes.length < 4 || bytes[0] !== LiveMessageType.HELLO && bytes[0] !== LiveMessageType.BYE && bytes[0] !== LiveMessageType.FRAME) return;
+    if (
+      bytes.length < 4 ||
+      (bytes[0] !== LiveMessageType.HELLO && bytes[0] !== LiveMessageType.BYE && bytes[0] !== LiveMessageType.FRAME)
+    )
+      return;
     const known = this.tabSessions.get(session);
     try {
       if (bytes[0] === LiveMessageType.HELLO) {
         const h = parseHello(decodeBody(bytes, 'hello'), DEFAULT_LIVE_LIMITS);
         if (h.session !== session) return;
-        this.tabSessions.set(session, { session, game: h.game, buildId: h.buildId, startedAt: h.startedAt, connected: true, frames: known?.frames ?? 0, viewers: 1 });
+        this.tabSessions.set(session, {
+          session,
+          game: h.game,
+          buildId: h.buildId,
+          startedAt: h.startedAt,
+          connected: true,
+          frames: known?.frames ?? 0,
+          viewers: 1,
+        });
       } else if (bytes[0] === LiveMessageType.BYE && known !== undefined) {
         this.tabSessions.set(session, { ...known, connected: false });
       } else if (known !== undefined) {

@@ -1,6 +1,9 @@
 import { LiveSender, type LiveSenderOptions, type LiveSource } from './LiveSender';
 import {
-  BroadcastChannelTransport, type LiveTransport, type WebSocketConstructor, WebSocketTransport,
+  BroadcastChannelTransport,
+  type LiveTransport,
+  type WebSocketConstructor,
+  WebSocketTransport,
 } from './LiveTransport';
 
 /** Settings of `connectLive`: the sender's, plus the WebSocket class and a token for the server. */
@@ -41,12 +44,19 @@ export function liveUrl(base: string, path: '/publish' | '/view', token: string 
  * const live = connectLive(recorder, 'ws://127.0.0.1:7070', { game: 'my game', buildId: BUILD });
  * const tab = connectLive(recorder, 'tab', { game: 'my game', commands: { pause: (frame) => { overlay.pause(); return true; } } });
  */
-export function connectLive(recorder: LiveSource, target: string | LiveTransport, options: Partial<ConnectLiveOptions> = {}): LiveSender {
+export function connectLive(
+  recorder: LiveSource,
+  target: string | LiveTransport,
+  options: Partial<ConnectLiveOptions> = {},
+): LiveSender {
   const session = options.session ?? randomSession();
   let transport: LiveTransport;
   if (typeof target !== 'string') transport = target;
   else if (target === 'tab') transport = new BroadcastChannelTransport('game', session);
-  else transport = new WebSocketTransport(liveUrl(target, '/publish', options.token ?? null), { WebSocket: options.WebSocket ?? null });
+  else
+    transport = new WebSocketTransport(liveUrl(target, '/publish', options.token ?? null), {
+      WebSocket: options.WebSocket ?? null,
+    });
   const { WebSocket: _ws, token: _token, ...senderOptions } = options;
   return new LiveSender(recorder, transport, { ...senderOptions, session });
 }

@@ -7,18 +7,46 @@
 export { type ConnectLiveOptions, connectLive, liveUrl } from './connectLive';
 export { LiveError, type LiveErrorCode } from './LiveError';
 export {
-  DEFAULT_LIVE_SENDER_OPTIONS, type LiveCommandHandler, LiveSender, type LiveSenderOptions, LiveSenderStats, type LiveSource,
+  DEFAULT_LIVE_SENDER_OPTIONS,
+  type LiveCommandHandler,
+  LiveSender,
+  type LiveSenderOptions,
+  LiveSenderStats,
+  type LiveSource,
 } from './LiveSender';
 export { DEFAULT_LIVE_STORE_OPTIONS, LiveStore, type LiveStoreOptions } from './LiveStore';
 export {
-  BroadcastChannelTransport, type BroadcastChannelLike, DEFAULT_WEBSOCKET_TRANSPORT_OPTIONS, LIVE_TAB_CHANNEL, type LiveTransport,
-  type WebSocketConstructor, type WebSocketLike, WebSocketTransport, type WebSocketTransportOptions,
+  BroadcastChannelTransport,
+  type BroadcastChannelLike,
+  DEFAULT_WEBSOCKET_TRANSPORT_OPTIONS,
+  LIVE_TAB_CHANNEL,
+  type LiveTransport,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  WebSocketTransport,
+  type WebSocketTransportOptions,
 } from './LiveTransport';
 export { LiveValidator } from './LiveValidator';
 export { DEFAULT_LIVE_VIEWER_OPTIONS, LiveViewer, type LiveViewerOptions } from './LiveViewer';
 export type { LiveChannel, LiveMeta, LiveStaticLayer } from './messages';
 export {
-  DEFAULT_LIVE_LIMITS, FRAME_PADDING_BYTES, LIFE_ENDED, LIFE_HAS_LABEL, LIVE_COMMANDS, LIVE_FORMAT_VERSION, LIVE_PROTOCOL,
-  LIVE_PROTOCOL_VERSION, type LiveCommand, type LiveCommandName, type LiveCommandResult, type LiveHello, type LiveLimits,
-  LiveMessageType, type LiveMessageTypeCode, type LiveSessionInfo, decodeBody, encodeMessage, messageType,
+  DEFAULT_LIVE_LIMITS,
+  FRAME_PADDING_BYTES,
+  LIFE_ENDED,
+  LIFE_HAS_LABEL,
+  LIVE_COMMANDS,
+  LIVE_FORMAT_VERSION,
+  LIVE_PROTOCOL,
+  LIVE_PROTOCOL_VERSION,
+  type LiveCommand,
+  type LiveCommandName,
+  type LiveCommandResult,
+  type LiveHello,
+  type LiveLimits,
+  LiveMessageType,
+  type LiveMessageTypeCode,
+  type LiveSessionInfo,
+  decodeBody,
+  encodeMessage,
+  messageType,
 } from './protocol';

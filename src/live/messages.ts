@@ -13,8 +13,16 @@ import { asArray, asBin, asBool, asInt, asString, corrupt, tooLarge } from '../r
 import { WarningList } from '../replay/WarningList';
 import { LiveError } from './LiveError';
 import {
-  LIVE_COMMANDS, LIVE_FORMAT_VERSION, LIVE_PROTOCOL, LIVE_PROTOCOL_VERSION, type LiveCommand, type LiveCommandName,
-  type LiveCommandResult, type LiveHello, type LiveLimits, type LiveSessionInfo,
+  LIVE_COMMANDS,
+  LIVE_FORMAT_VERSION,
+  LIVE_PROTOCOL,
+  LIVE_PROTOCOL_VERSION,
+  type LiveCommand,
+  type LiveCommandName,
+  type LiveCommandResult,
+  type LiveHello,
+  type LiveLimits,
+  type LiveSessionInfo,
 } from './protocol';
 
 const MAX_U32 = 0xffffffff;
@@ -55,14 +63,23 @@ export function parseHello(v: unknown, limits: LiveLimits): LiveHello {
     if (protocol !== LIVE_PROTOCOL) corrupt('hello.protocol', `expected ${JSON.stringify(LIVE_PROTOCOL)}`);
     const version = asInt(m.req('version'), 'hello.version', 1, MAX_U32);
     if (version > LIVE_PROTOCOL_VERSION) {
-      throw new LiveError('NEWER_VERSION', `the game speaks live protocol version ${version}; this side knows up to ${LIVE_PROTOCOL_VERSION}. Update rewindable.`, 'hello.version');
+      throw new LiveError(
+        'NEWER_VERSION',
+        `the game speaks live protocol version ${version}; this side knows up to ${LIVE_PROTOCOL_VERSION}. Update rewindable.`,
+        'hello.version',
+      );
     }
     const formatVersion = asInt(m.req('formatVersion'), 'hello.formatVersion', 1, MAX_U32);
     if (formatVersion > LIVE_FORMAT_VERSION) {
-      throw new LiveError('NEWER_VERSION', `frames of format version ${formatVersion}; this side reads up to ${LIVE_FORMAT_VERSION}. Update rewindable.`, 'hello.formatVersion');
+      throw new LiveError(
+        'NEWER_VERSION',
+        `frames of format version ${formatVersion}; this side reads up to ${LIVE_FORMAT_VERSION}. Update rewindable.`,
+        'hello.formatVersion',
+      );
     }
     const session = asString(m.req('session'), 'hello.session', 128);
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(session)) corrupt('hello.session', 'expected 1-128 characters of A-Z a-z 0-9 _ -');
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(session))
+      corrupt('hello.session', 'expected 1-128 characters of A-Z a-z 0-9 _ -');
     const game = asString(m.req('game'), 'hello.game', limits.maxStringLength);
     const buildId = asString(m.req('buildId'), 'hello.buildId', limits.maxStringLength);
     const startedAt = asString(m.req('startedAt'), 'hello.startedAt', 64);
@@ -70,10 +87,18 @@ export function parseHello(v: unknown, limits: LiveLimits): LiveHello {
     const ring = {
       maxFrames: asInt(r.req('maxFrames'), 'hello.ring.maxFrames', 1, MAX_U32),
       arenaBytes: asInt(r.req('arenaBytes'), 'hello.ring.arenaBytes', 0, Number.MAX_SAFE_INTEGER),
-      maxEntitiesPerFrame: asInt(r.req('maxEntitiesPerFrame'), 'hello.ring.maxEntitiesPerFrame', 1, limits.maxEntitiesPerFrame, true),
+      maxEntitiesPerFrame: asInt(
+        r.req('maxEntitiesPerFrame'),
+        'hello.ring.maxEntitiesPerFrame',
+        1,
+        limits.maxEntitiesPerFrame,
+        true,
+      ),
       maxEntityId: asInt(r.req('maxEntityId'), 'hello.ring.maxEntityId', 1, limits.maxEntityId, true),
     };
-    const commands = asArray(m.req('commands'), 'hello.commands', LIVE_COMMANDS.length).map((c, i) => commandName(c, `hello.commands[${i}]`));
+    const commands = asArray(m.req('commands'), 'hello.commands', LIVE_COMMANDS.length).map((c, i) =>
+      commandName(c, `hello.commands[${i}]`),
+    );
     return { version, formatVersion, session, game, buildId, startedAt, ring, commands };
   });
 }
@@ -81,9 +106,15 @@ export function parseHello(v: unknown, limits: LiveLimits): LiveHello {
 /** The HELLO body for `hello` (the sender's side of `parseHello`). */
 export function helloBody(hello: LiveHello): Map<string, unknown> {
   return new Map<string, unknown>([
-    ['protocol', LIVE_PROTOCOL], ['version', hello.version], ['formatVersion', hello.formatVersion], ['session', hello.session],
-    ['game', hello.game], ['buildId', hello.buildId], ['startedAt', hello.startedAt],
-    ['ring', new Map<string, unknown>(Object.entries(hello.ring))], ['commands', [...hello.commands]],
+    ['protocol', LIVE_PROTOCOL],
+    ['version', hello.version],
+    ['formatVersion', hello.formatVersion],
+    ['session', hello.session],
+    ['game', hello.game],
+    ['buildId', hello.buildId],
+    ['startedAt', hello.startedAt],
+    ['ring', new Map<string, unknown>(Object.entries(hello.ring))],
+    ['commands', [...hello.commands]],
   ]);
 }
 
@@ -114,19 +145,24 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
   return LiveError.guard(() => {
     const m = MapReader.of(v, 'meta', ignored());
     const out: {
-      channels?: LiveChannel[]; kinds?: string[]; skeletons?: Array<Int16Array | null>; eventKinds?: string[];
+      channels?: LiveChannel[];
+      kinds?: string[];
+      skeletons?: Array<Int16Array | null>;
+      eventKinds?: string[];
       staticLayers?: LiveStaticLayer[];
     } = {};
     const channels = m.opt('channels');
     if (channels !== undefined) {
       const arr = asArray(channels, 'meta.channels', MAX_CHANNELS);
-      if (arr.length < BUILTIN_CHANNEL_NAMES.length) corrupt('meta.channels', `${arr.length} channels, at least ${BUILTIN_CHANNEL_NAMES.length} expected`);
+      if (arr.length < BUILTIN_CHANNEL_NAMES.length)
+        corrupt('meta.channels', `${arr.length} channels, at least ${BUILTIN_CHANNEL_NAMES.length} expected`);
       const seen = new Set<string>();
       out.channels = arr.map((c, i) => {
         const path = `meta.channels[${i}]`;
         const cm = MapReader.of(c, path, ignored());
         const name = asString(cm.req('name'), `${path}.name`, limits.maxStringLength);
-        if (i < BUILTIN_CHANNEL_NAMES.length && name !== BUILTIN_CHANNEL_NAMES[i]) corrupt(`${path}.name`, `channel ${i} must be ${BUILTIN_CHANNEL_NAMES[i]}`);
+        if (i < BUILTIN_CHANNEL_NAMES.length && name !== BUILTIN_CHANNEL_NAMES[i])
+          corrupt(`${path}.name`, `channel ${i} must be ${BUILTIN_CHANNEL_NAMES[i]}`);
         if (seen.has(name)) corrupt(`${path}.name`, `${JSON.stringify(name.slice(0, 64))} is listed twice`);
         seen.add(name);
         return {
@@ -175,10 +211,19 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
         const bin = asBin(lm.req('words'), `${path}.words`);
         if (bin.length % 4 !== 0) corrupt(`${path}.words`, `${bin.length} bytes is not a whole number of words`);
         bytes += bin.length;
-        if (bytes > limits.maxStaticBytes) tooLarge(`${path}.words`, `static layers exceed the limit of ${limits.maxStaticBytes} bytes`);
+        if (bytes > limits.maxStaticBytes)
+          tooLarge(`${path}.words`, `static layers exceed the limit of ${limits.maxStaticBytes} bytes`);
         const words = new Uint32Array(bin.length / 4);
         new Uint8Array(words.buffer).set(bin);
-        checkPrimitives(words, new Float32Array(words.buffer), 0, words.length, primCount, channelsNow, `${path}.words`);
+        checkPrimitives(
+          words,
+          new Float32Array(words.buffer),
+          0,
+          words.length,
+          primCount,
+          channelsNow,
+          `${path}.words`,
+        );
         return { name, primCount, words };
       });
     }

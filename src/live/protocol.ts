@@ -104,7 +104,12 @@ export interface LiveHello {
   /** When the session started (ISO 8601). */
   readonly startedAt: string;
   /** The game ring's parameters: frames, arena bytes, entities per frame, entity ids. */
-  readonly ring: { readonly maxFrames: number; readonly arenaBytes: number; readonly maxEntitiesPerFrame: number; readonly maxEntityId: number };
+  readonly ring: {
+    readonly maxFrames: number;
+    readonly arenaBytes: number;
+    readonly maxEntitiesPerFrame: number;
+    readonly maxEntityId: number;
+  };
   /** The two-way commands the game accepts (`pause`, `seek`); empty: none. */
   readonly commands: readonly LiveCommandName[];
 }
@@ -165,11 +170,15 @@ export function encodeMessage(type: LiveMessageTypeCode, body?: unknown): Uint8A
  */
 export function messageType(bytes: Uint8Array, maxBytes: number): LiveMessageTypeCode {
   if (!(bytes instanceof Uint8Array)) throw new LiveError('BAD_MESSAGE', 'expected a binary message');
-  if (bytes.length > maxBytes) throw new LiveError('TOO_LARGE', `${bytes.length} bytes exceed the limit of ${maxBytes}`, 'message');
-  if (bytes.length < MESSAGE_HEADER_BYTES) throw new LiveError('BAD_MESSAGE', `${bytes.length} bytes is shorter than the 4-byte message header`, 'message');
-  if ((bytes[1] | bytes[2] | bytes[3]) !== 0) throw new LiveError('BAD_MESSAGE', 'bytes 1-3 of the message header are not 0', 'message');
+  if (bytes.length > maxBytes)
+    throw new LiveError('TOO_LARGE', `${bytes.length} bytes exceed the limit of ${maxBytes}`, 'message');
+  if (bytes.length < MESSAGE_HEADER_BYTES)
+    throw new LiveError('BAD_MESSAGE', `${bytes.length} bytes is shorter than the 4-byte message header`, 'message');
+  if ((bytes[1] | bytes[2] | bytes[3]) !== 0)
+    throw new LiveError('BAD_MESSAGE', 'bytes 1-3 of the message header are not 0', 'message');
   const t = bytes[0];
-  if (t < LiveMessageType.HELLO || t > LiveMessageType.BYE) throw new LiveError('BAD_MESSAGE', `unknown message type ${t}`, 'message');
+  if (t < LiveMessageType.HELLO || t > LiveMessageType.BYE)
+    throw new LiveError('BAD_MESSAGE', `unknown message type ${t}`, 'message');
   return t as LiveMessageTypeCode;
 }
 

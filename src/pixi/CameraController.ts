@@ -2,8 +2,18 @@ import { Container, Rectangle, type FederatedPointerEvent, type FederatedWheelEv
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import { quatToAngleZ } from '../core/math/quat';
 import {
-  CAM_ANGLE, CAM_X, CAM_Y, CAM_ZOOM, TRANSFORM_WORDS, applyCamera, copyTransform, createCamera, readCamera,
-  restoreTransform, saveTransform, viewToWorld,
+  CAM_ANGLE,
+  CAM_X,
+  CAM_Y,
+  CAM_ZOOM,
+  TRANSFORM_WORDS,
+  applyCamera,
+  copyTransform,
+  createCamera,
+  readCamera,
+  restoreTransform,
+  saveTransform,
+  viewToWorld,
 } from './camera';
 
 /**
@@ -194,7 +204,8 @@ export class CameraController {
     this.active = false;
     this.adoptGameChanges(world);
     restoreTransform(world, this.saved, 0);
-    for (let i = 0; i < this.shared.length; i++) restoreTransform(this.shared[i], this.sharedSaved, i * TRANSFORM_WORDS);
+    for (let i = 0; i < this.shared.length; i++)
+      restoreTransform(this.shared[i], this.sharedSaved, i * TRANSFORM_WORDS);
     this.input.eventMode = 'none';
     this.dragButton = -1;
     this.followed = -1;
@@ -278,7 +289,7 @@ export class CameraController {
   public resolve(sample: SampleBuffer | null): void {
     const cur = this.current;
     if (this.modeValue === 'game') {
-      if (sample !== null && sample.hasCamera) {
+      if (sample?.hasCamera) {
         const c = sample.camera;
         cur[CAM_X] = c[0];
         cur[CAM_Y] = c[1];
@@ -397,6 +408,6 @@ export class CameraController {
     e.stopPropagation();
     const notches = e.deltaMode === 1 ? e.deltaY / 3 : e.deltaY / 100;
     // No e.preventDefault(): pixi's wheel listener is passive; see captureWheel.
-    this.zoomAt(Math.pow(this.options.wheelZoom, -notches), e.global.x, e.global.y);
+    this.zoomAt(this.options.wheelZoom ** -notches, e.global.x, e.global.y);
   }
 }

@@ -3,7 +3,13 @@ import type { Playback } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, growTyped } from '../core/read/buffers';
 import {
-  EntityViewState, SAVED_WORDS, applyEntity2D, restoreEntity, saveEntity, tintForFlags, type EntityBinding,
+  EntityViewState,
+  SAVED_WORDS,
+  applyEntity2D,
+  restoreEntity,
+  saveEntity,
+  tintForFlags,
+  type EntityBinding,
 } from './binding';
 import { addStickFigure } from './bones';
 import { worldToSpace } from './worldSpace';

@@ -40,7 +40,15 @@ export type OverlayCommand =
 
 /** The commands that toggle channels 0..8 (keys 1..9), in channel order. */
 export const CHANNEL_COMMANDS: readonly OverlayCommand[] = Object.freeze([
-  'channel1', 'channel2', 'channel3', 'channel4', 'channel5', 'channel6', 'channel7', 'channel8', 'channel9',
+  'channel1',
+  'channel2',
+  'channel3',
+  'channel4',
+  'channel5',
+  'channel6',
+  'channel7',
+  'channel8',
+  'channel9',
 ] as const);
 
 /** The channel a `channelN` command toggles (N - 1), or -1 for any other command. */
@@ -137,7 +145,7 @@ function normKey(key: string): string {
 
 /** Normalises a binding string ('Shift+C' → 'Shift+c'). */
 function normBinding(b: string): string {
-  return b.startsWith('Shift+') ? 'Shift+' + normKey(b.slice(6)) : normKey(b);
+  return b.startsWith('Shift+') ? `Shift+${normKey(b.slice(6))}` : normKey(b);
 }
 
 /**
@@ -186,14 +194,18 @@ export function describeKeys(
     if (channelOfCommand(command) >= 0 && channelsInOneLine) {
       if (command === CHANNEL_COMMANDS[0]) {
         const n = CHANNEL_COMMANDS.length;
-        lines.push({ keys: [`${keyName(channelKeys[0][0])} … ${keyName(channelKeys[n - 1][0])}`], text: `toggle channels 1–${n} (in the order registered)` });
+        lines.push({
+          keys: [`${keyName(channelKeys[0][0])} … ${keyName(channelKeys[n - 1][0])}`],
+          text: `toggle channels 1–${n} (in the order registered)`,
+        });
       }
       continue;
     }
     const liveKeys = liveBindings[command];
     const differs = liveKeys !== undefined && liveKeys.join() !== keys.join();
     const text = COMMAND_DESCRIPTIONS[command];
-    if (differs && live.has(command) && liveKeys.length > 0) lines.push({ keys: liveKeys.map(keyName), text: `${text} (while the game runs)` });
+    if (differs && live.has(command) && liveKeys.length > 0)
+      lines.push({ keys: liveKeys.map(keyName), text: `${text} (while the game runs)` });
     if (keys.length > 0) lines.push({ keys: keys.map(keyName), text: differs ? `${text} (in the replay)` : text });
   }
   return lines;
@@ -262,7 +274,10 @@ export class KeyboardControls {
   private readonly run: (command: OverlayCommand) => void;
   private disposed = false;
 
-  public constructor(private readonly target: EventTarget, options: KeyboardControlsOptions) {
+  public constructor(
+    private readonly target: EventTarget,
+    options: KeyboardControlsOptions,
+  ) {
     const { bindings, liveBindings, liveCommands } = options;
     this.bindings = bindings;
     this.isLive = options.isLive;
@@ -281,7 +296,7 @@ export class KeyboardControls {
     const map = live ? this.liveMap : this.map;
     const k = normKey(key);
     if (shift) {
-      const c = map.get('Shift+' + k);
+      const c = map.get(`Shift+${k}`);
       if (c !== undefined) return c;
     }
     return map.get(k);
@@ -305,8 +320,9 @@ export class KeyboardControls {
    * command whose keys differ while the game runs (e.g. P instead of Space to pause).
    */
   public describe(): string[] {
-    return describeKeys(this.bindings, this.liveBindings, [...this.live])
-      .map((l) => `${l.keys.slice(0, 2).join('  ').padEnd(18)} ${l.text}`);
+    return describeKeys(this.bindings, this.liveBindings, [...this.live]).map(
+      (l) => `${l.keys.slice(0, 2).join('  ').padEnd(18)} ${l.text}`,
+    );
   }
 
   /** Stops listening. */

@@ -173,7 +173,13 @@ export class OnionSkin {
     const t = pb.time;
     const from = h < 0 || !this.o.trail ? -1 : t.rangeIn;
     const to = h < 0 || !this.o.trail ? -1 : t.rangeOut;
-    if (this.trailDirty || h !== this.trailHandle || from !== this.trailFrom || to !== this.trailTo || pb !== this.trailPb) {
+    if (
+      this.trailDirty ||
+      h !== this.trailHandle ||
+      from !== this.trailFrom ||
+      to !== this.trailTo ||
+      pb !== this.trailPb
+    ) {
       this.trailDirty = false;
       this.trailHandle = h;
       this.trailFrom = from;
@@ -268,9 +274,13 @@ export class OnionSkin {
 }
 
 function sanitize(o: OnionSkinOptions): OnionSkinOptions {
-  const ghosts = Number.isFinite(o.ghosts) ? Math.max(0, Math.min(MAX_GHOSTS, Math.round(o.ghosts))) : DEFAULT_ONION_SKIN_OPTIONS.ghosts;
+  const ghosts = Number.isFinite(o.ghosts)
+    ? Math.max(0, Math.min(MAX_GHOSTS, Math.round(o.ghosts)))
+    : DEFAULT_ONION_SKIN_OPTIONS.ghosts;
   const spacing = Number.isFinite(o.spacing) ? Math.max(1, Math.round(o.spacing)) : DEFAULT_ONION_SKIN_OPTIONS.spacing;
   const radius = o.radius > 0 && Number.isFinite(o.radius) ? o.radius : DEFAULT_ONION_SKIN_OPTIONS.radius;
-  const maxEntities = Number.isFinite(o.maxEntities) ? Math.max(1, Math.round(o.maxEntities)) : DEFAULT_ONION_SKIN_OPTIONS.maxEntities;
+  const maxEntities = Number.isFinite(o.maxEntities)
+    ? Math.max(1, Math.round(o.maxEntities))
+    : DEFAULT_ONION_SKIN_OPTIONS.maxEntities;
   return Object.freeze({ ...o, ghosts, spacing, radius, maxEntities });
 }

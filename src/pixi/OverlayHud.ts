@@ -65,7 +65,8 @@ export class OverlayHud {
     this.root.addChild(ctx.camera.input, timeline.root, this.badge.root, this.info.root, this.help.root);
     // The readout names the camera mode: rebuilt when it changes (G, C, a drag leaving follow).
     ctx.camera.onChange(() => {
-      if (this.infoHandle >= 0 && this.ctx.camera.mode !== this.infoMode) this.showInfo(this.infoHandle, this.infoPlayback);
+      if (this.infoHandle >= 0 && this.ctx.camera.mode !== this.infoMode)
+        this.showInfo(this.infoHandle, this.infoPlayback);
     });
   }
 
@@ -85,7 +86,13 @@ export class OverlayHud {
 
   /** Sets the key lines of the help text (shown by `toggleHelp`). */
   public setHelpLines(lines: readonly string[]): void {
-    this.helpText = ['rewindable — keys', '', ...lines, '', 'drag: pan   wheel: zoom   right-drag: rotate   click: select & follow'].join('\n');
+    this.helpText = [
+      'rewindable — keys',
+      '',
+      ...lines,
+      '',
+      'drag: pan   wheel: zoom   right-drag: rotate   click: select & follow',
+    ].join('\n');
   }
 
   /** Shows or hides the key help. */
@@ -122,7 +129,7 @@ export class OverlayHud {
     const label = lt.label(handle);
     this.info.setText(
       `id ${lt.id(handle)}${kind !== undefined ? `  ${kind}` : ''}${label !== undefined ? `  "${label}"` : ''}\n` +
-      `frames ${lt.firstFrame(handle)}..${lt.lastFrame(handle)}   camera: ${this.ctx.camera.mode}`,
+        `frames ${lt.firstFrame(handle)}..${lt.lastFrame(handle)}   camera: ${this.ctx.camera.mode}`,
     );
     this.layout(true);
   }
@@ -164,7 +171,10 @@ export class OverlayHud {
     this.badge.root.position.set(12, 12);
     this.info.root.position.set(12, this.badge.root.visible ? 16 + this.badge.height : 12);
     // Near the top rather than centred: games keep their HUD along the bottom.
-    this.help.root.position.set(Math.max(12, (w - this.help.width) / 2), Math.max(12, Math.min((h - this.help.height) / 2, 40)));
+    this.help.root.position.set(
+      Math.max(12, (w - this.help.width) / 2),
+      Math.max(12, Math.min((h - this.help.height) / 2, 40)),
+    );
   }
 
   /** Whether anything the timeline label shows changed since it was last built (no string built otherwise). */
@@ -183,7 +193,15 @@ export class OverlayHud {
     const cameraMode = this.ctx.camera.mode;
     const mode = cameraMode === 'game' ? 1 : cameraMode === 'free' ? 2 : 3;
     const src = time.replay ? 1 : 0;
-    if (k[0] === f && k[1] === oldest && k[2] === newest && k[3] === st && k[4] === speed && k[5] === mode && k[6] === src) {
+    if (
+      k[0] === f &&
+      k[1] === oldest &&
+      k[2] === newest &&
+      k[3] === st &&
+      k[4] === speed &&
+      k[5] === mode &&
+      k[6] === src
+    ) {
       return false;
     }
     k[0] = f;
@@ -203,7 +221,9 @@ export class OverlayHud {
     const t = r.timeOf(f);
     const span = r.timeOf(r.newestFrame) - r.timeOf(r.oldestFrame);
     const src = replay ? 'replay' : 'live rec';
-    return `${src}  frame ${f}  [${r.oldestFrame}..${r.newestFrame}]  t=${(Number.isFinite(t) ? t : 0).toFixed(2)}s` +
-      `  held ${span.toFixed(1)}s  ${pb.time.state}  ×${pb.time.speed}  cam:${this.ctx.camera.mode}  H: help`;
+    return (
+      `${src}  frame ${f}  [${r.oldestFrame}..${r.newestFrame}]  t=${(Number.isFinite(t) ? t : 0).toFixed(2)}s` +
+      `  held ${span.toFixed(1)}s  ${pb.time.state}  ×${pb.time.speed}  cam:${this.ctx.camera.mode}  H: help`
+    );
   }
 }

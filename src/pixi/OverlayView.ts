@@ -74,7 +74,10 @@ export class OverlayView {
   private selectionDrawn = true;
   private liveBonesDrawn = true;
 
-  public constructor(private readonly ctx: OverlayContext, private readonly hud: OverlayHud) {
+  public constructor(
+    private readonly ctx: OverlayContext,
+    private readonly hud: OverlayHud,
+  ) {
     const o = ctx.options;
     this.channels = new ChannelMask(o.channels);
     this.bonesOn = o.showBones;
@@ -280,7 +283,11 @@ export class OverlayView {
     this.setBudgetBits(reader.overBudgetOf(newest), reader.channels);
     if (this.liveBonesDrawn) this.bones.clear();
     this.liveBonesDrawn = false;
-    if (this.bonesVisible() && reader.readEntities(newest, this.liveEntities, true) && this.liveEntities.boneTotal > 0) {
+    if (
+      this.bonesVisible() &&
+      reader.readEntities(newest, this.liveEntities, true) &&
+      this.liveEntities.boneTotal > 0
+    ) {
       const ents = this.liveEntities;
       const table = reader.entities;
       let any = false;

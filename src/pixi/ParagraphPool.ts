@@ -49,7 +49,12 @@ class Paragraph {
   public constructor(style: ParagraphStyle) {
     this.text = new BitmapText({
       text: '',
-      style: { fontFamily: style.fontFamily, fontSize: style.fontSize, fill: 0xffffff, lineHeight: style.fontSize * 1.2 },
+      style: {
+        fontFamily: style.fontFamily,
+        fontSize: style.fontSize,
+        fill: 0xffffff,
+        lineHeight: style.fontSize * 1.2,
+      },
     });
     this.bg.tint = style.background;
     this.bg.alpha = style.backgroundAlpha;
@@ -242,8 +247,13 @@ export class ParagraphPool {
         let above = Number.POSITIVE_INFINITY;
         for (let b = 0; b < placed; b++) {
           const o = b * 4;
-          if (left < boxes[o + 1] + STACK_GAP && boxes[o] - STACK_GAP < right &&
-              top < boxes[o + 3] + STACK_GAP && boxes[o + 2] - STACK_GAP < bottom && boxes[o + 2] < above) {
+          if (
+            left < boxes[o + 1] + STACK_GAP &&
+            boxes[o] - STACK_GAP < right &&
+            top < boxes[o + 3] + STACK_GAP &&
+            boxes[o + 2] - STACK_GAP < bottom &&
+            boxes[o + 2] < above
+          ) {
             above = boxes[o + 2];
           }
         }

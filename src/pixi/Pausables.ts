@@ -58,10 +58,11 @@ type Kind = 'ticker' | 'timeline' | 'audio' | 'media' | 'custom';
 
 function kindOf(p: Pausable): Kind | null {
   const o = p as unknown as Record<string, unknown>;
-  if (o === null || typeof o !== 'object' && typeof o !== 'function') return null;
+  if (o === null || (typeof o !== 'object' && typeof o !== 'function')) return null;
   if (typeof o.stop === 'function' && typeof o.start === 'function' && typeof o.started === 'boolean') return 'ticker';
   if (typeof o.suspend === 'function' && typeof o.resume === 'function' && typeof o.state === 'string') return 'audio';
-  if (typeof o.paused === 'function' && typeof o.pause === 'function' && typeof o.resume === 'function') return 'timeline';
+  if (typeof o.paused === 'function' && typeof o.pause === 'function' && typeof o.resume === 'function')
+    return 'timeline';
   if (typeof o.paused === 'boolean' && typeof o.pause === 'function' && typeof o.play === 'function') return 'media';
   if (typeof o.pause === 'function' && typeof o.resume === 'function') return 'custom';
   return null;
@@ -95,10 +96,15 @@ export class Pausables {
     pausables.forEach((p, i) => {
       const k = kindOf(p);
       if (k === null) {
-        throw new TypeError(`rewindable: pausables[${i}] is not a Ticker, a gsap timeline, an AudioContext, a media element or a { pause(), resume() } object`);
+        throw new TypeError(
+          `rewindable: pausables[${i}] is not a Ticker, a gsap timeline, an AudioContext, a media element or a { pause(), resume() } object`,
+        );
       }
       if (p === appTicker) {
-        warn('pausable-app-ticker', 'rewindable: pausables holds the application\'s own ticker, which the overlay renders through; ignored (the pause contract stops the game\'s updates on it)');
+        warn(
+          'pausable-app-ticker',
+          "rewindable: pausables holds the application's own ticker, which the overlay renders through; ignored (the pause contract stops the game's updates on it)",
+        );
         return;
       }
       this.clocks.push(p);
@@ -157,7 +163,9 @@ export class Pausables {
       case 'audio': {
         const a = p as AudioClock;
         if (a.state !== 'running') return false;
-        a.suspend().catch((err: unknown) => this.warn('pausable-audio', `rewindable: suspending an AudioContext failed: ${String(err)}`));
+        a.suspend().catch((err: unknown) =>
+          this.warn('pausable-audio', `rewindable: suspending an AudioContext failed: ${String(err)}`),
+        );
         return true;
       }
       case 'media': {
@@ -180,16 +188,24 @@ export class Pausables {
         t.start();
         break;
       }
-      case 'timeline': (p as TimelineClock).resume(); break;
+      case 'timeline':
+        (p as TimelineClock).resume();
+        break;
       case 'audio':
-        (p as AudioClock).resume().catch((err: unknown) => this.warn('pausable-audio', `rewindable: resuming an AudioContext failed: ${String(err)}`));
+        (p as AudioClock)
+          .resume()
+          .catch((err: unknown) =>
+            this.warn('pausable-audio', `rewindable: resuming an AudioContext failed: ${String(err)}`),
+          );
         break;
       case 'media': {
         const r = (p as MediaClock).play() as Promise<void> | undefined;
         if (r !== undefined && typeof r.catch === 'function') r.catch(() => undefined);
         break;
       }
-      default: (p as CustomClock).resume(); break;
+      default:
+        (p as CustomClock).resume();
+        break;
     }
   }
 }

@@ -1,6 +1,12 @@
 import type { Graphics, StrokeStyle } from 'pixi.js';
 import {
-  PRIM_AABB, PRIM_ARROW, PRIM_FLOATS, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT,
+  PRIM_AABB,
+  PRIM_ARROW,
+  PRIM_FLOATS,
+  PRIM_LINE,
+  PRIM_POINT,
+  PRIM_SPHERE,
+  PRIM_TEXT,
 } from '../core/format/layout';
 import type { PrimitiveBuffer } from '../core/read/buffers';
 
@@ -183,15 +189,23 @@ export class PrimitiveDrawer {
           g.lineTo(d[o + 3], d[o + 4]);
           break;
         case PRIM_ARROW: {
-          const x1 = d[o], y1 = d[o + 1], x2 = d[o + 3], y2 = d[o + 4], head = d[o + 6];
+          const x1 = d[o],
+            y1 = d[o + 1],
+            x2 = d[o + 3],
+            y2 = d[o + 4],
+            head = d[o + 6];
           g.moveTo(x1, y1);
           g.lineTo(x2, y2);
-          const dx = x2 - x1, dy = y2 - y1;
+          const dx = x2 - x1,
+            dy = y2 - y1;
           const len = Math.sqrt(dx * dx + dy * dy);
           if (len > 0 && head > 0) {
-            const ux = dx / len, uy = dy / len;
-            const bx = x2 - ux * head, by = y2 - uy * head;
-            const px = -uy * head * 0.5, py = ux * head * 0.5;
+            const ux = dx / len,
+              uy = dy / len;
+            const bx = x2 - ux * head,
+              by = y2 - uy * head;
+            const px = -uy * head * 0.5,
+              py = ux * head * 0.5;
             g.moveTo(bx + px, by + py);
             g.lineTo(x2, y2);
             g.lineTo(bx - px, by - py);

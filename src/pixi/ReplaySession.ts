@@ -36,7 +36,9 @@ export function resolveReplay(source: ShowReplaySource | FrameReader, options: S
 
 /** Whether `source` is a `{ reader, ... }` source rather than a bare `FrameReader`. */
 function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowReplaySource {
-  return typeof (source as Partial<ShowReplaySource>).reader === 'object' && (source as ShowReplaySource).reader !== null;
+  return (
+    typeof (source as Partial<ShowReplaySource>).reader === 'object' && (source as ShowReplaySource).reader !== null
+  );
 }
 
 /**
@@ -155,7 +157,10 @@ export class ReplaySession {
   public checkRecordingWhilePaused(pb: Playback): void {
     const reader = pb.reader;
     if (pb === this.live && reader.frameCount > 0 && reader.newestFrame !== this.newestAtPause) {
-      this.ctx.warn('recording-while-paused', 'rewindable: frames were recorded while the overlay was paused; the game must not record while overlay.isPaused is true');
+      this.ctx.warn(
+        'recording-while-paused',
+        'rewindable: frames were recorded while the overlay was paused; the game must not record while overlay.isPaused is true',
+      );
       this.newestAtPause = reader.newestFrame;
     }
   }

@@ -18,7 +18,10 @@ import { OverlaySuspension } from './OverlaySuspension';
 import { RecordStep } from './RecordStep';
 import { ReplaySession, resolveReplay } from './ReplaySession';
 import {
-  DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
+  DEFAULT_REWIND_OVERLAY_OPTIONS,
+  type OverlaySource,
+  type RewindOverlayOptions,
+  type ShowReplayOptions,
   type ShowReplaySource,
 } from './RewindOverlayOptions';
 import type { OnionSkin } from './OnionSkin';
@@ -26,7 +29,10 @@ import type { TextPanel } from './TextPanel';
 import { Timeline } from './Timeline';
 
 export {
-  DEFAULT_REWIND_OVERLAY_OPTIONS, type OverlaySource, type RewindOverlayOptions, type ShowReplayOptions,
+  DEFAULT_REWIND_OVERLAY_OPTIONS,
+  type OverlaySource,
+  type RewindOverlayOptions,
+  type ShowReplayOptions,
   type ShowReplaySource,
 } from './RewindOverlayOptions';
 
@@ -117,7 +123,12 @@ export class RewindOverlay {
     this.camera.captureWheel(app.canvas);
     this.camera.setSharedCamera(o.sharedCamera);
     const ctx: OverlayContext = {
-      app, world, binding, recorder, options: this.options, camera: this.camera,
+      app,
+      world,
+      binding,
+      recorder,
+      options: this.options,
+      camera: this.camera,
       warn: warnOncePerKey(this.options.onWarning),
       changed: () => this.emit(),
     };
@@ -145,12 +156,17 @@ export class RewindOverlay {
 
     const bindings: KeyBindings = { ...DEFAULT_KEY_BINDINGS, ...o.keys };
     const target = o.keyboardTarget ?? (typeof window !== 'undefined' ? window : null);
-    this.keyboard = o.keyboard && target !== null
-      ? new KeyboardControls(target, {
-        bindings, liveBindings: o.liveKeys, liveCommands: o.keysWhileLive,
-        isLive: () => !this.session.halted, isEnabled: () => !this.suspension.suspended, run: (c) => this.runCommand(c),
-      })
-      : null;
+    this.keyboard =
+      o.keyboard && target !== null
+        ? new KeyboardControls(target, {
+            bindings,
+            liveBindings: o.liveKeys,
+            liveCommands: o.keysWhileLive,
+            isLive: () => !this.session.halted,
+            isEnabled: () => !this.suspension.suspended,
+            run: (c) => this.runCommand(c),
+          })
+        : null;
     this.hud.setHelpLines(this.keyboard !== null ? this.keyboard.describe() : []);
 
     app.ticker.add(this.onTick, this, o.tickerPriority);

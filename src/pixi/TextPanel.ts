@@ -41,7 +41,12 @@ export class TextPanel {
     this.style = Object.freeze(style);
     this.text = new Text({
       text: '',
-      style: { fontFamily: style.fontFamily, fontSize: style.fontSize, fill: style.color, lineHeight: style.fontSize * 1.3 },
+      style: {
+        fontFamily: style.fontFamily,
+        fontSize: style.fontSize,
+        fill: style.color,
+        lineHeight: style.fontSize * 1.3,
+      },
     });
     this.bg.tint = style.background;
     this.bg.alpha = style.backgroundAlpha;

@@ -121,21 +121,40 @@ export class Timeline {
   private hoverX = Number.NaN;
   private hoverY = Number.NaN;
 
-  public constructor(style: Partial<TimelineStyle>, private readonly onSeek: (frame: number) => void) {
+  public constructor(
+    style: Partial<TimelineStyle>,
+    private readonly onSeek: (frame: number) => void,
+  ) {
     this.style = Object.freeze({ ...DEFAULT_TIMELINE_STYLE, ...style });
     const s = this.style;
     this.collapsedOn = s.collapsed;
     this.root.label = 'rewindable:timeline';
-    this.ruler = new TimelineRuler({ tick: s.tickColor, label: s.tickColor, held: 0x3a3f4b, view: s.playhead, range: s.rangeColor }, s.fontFamily);
+    this.ruler = new TimelineRuler(
+      { tick: s.tickColor, label: s.tickColor, held: 0x3a3f4b, view: s.playhead, range: s.rangeColor },
+      s.fontFamily,
+    );
     this.lanes = new TimelineLanes({
-      markers: s.markerColors, dt: s.dtColor, hitch: s.hitchColor, bytes: s.bytesColor, overBudget: s.overBudgetColor,
+      markers: s.markerColors,
+      dt: s.dtColor,
+      hitch: s.hitchColor,
+      bytes: s.bytesColor,
+      overBudget: s.overBudgetColor,
     });
     this.label = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 12, fill: 0xffffff } });
     this.toggle = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 12, fill: s.tickColor } });
     this.headTag = new BitmapText({ text: '', style: { fontFamily: s.fontFamily, fontSize: 10, fill: 0x0c0d10 } });
     this.headTagBg.tint = s.playhead;
     this.tooltip = new TimelineTooltip({ fontFamily: s.fontFamily });
-    for (const o of [this.label, this.rangeShade, this.headLine, this.legend, this.handles, this.head, this.headTag, this.headTagBg]) {
+    for (const o of [
+      this.label,
+      this.rangeShade,
+      this.headLine,
+      this.legend,
+      this.handles,
+      this.head,
+      this.headTag,
+      this.headTagBg,
+    ]) {
       o.eventMode = 'none';
     }
     this.bar.eventMode = 'static';
@@ -143,8 +162,19 @@ export class Timeline {
     this.toggle.eventMode = 'static';
     this.toggle.cursor = 'pointer';
     this.root.addChild(
-      this.bar, this.rangeShade, this.headLine, this.pixels.root, this.ruler.labels, this.legend, this.handles,
-      this.head, this.headTagBg, this.headTag, this.label, this.toggle, this.tooltip.panel.root,
+      this.bar,
+      this.rangeShade,
+      this.headLine,
+      this.pixels.root,
+      this.ruler.labels,
+      this.legend,
+      this.handles,
+      this.head,
+      this.headTagBg,
+      this.headTag,
+      this.label,
+      this.toggle,
+      this.tooltip.panel.root,
     );
     new TimelinePointer(this.bar, this.root, this.scale, s.rulerHeight, {
       time: () => this.playback?.time,
@@ -247,22 +277,38 @@ export class Timeline {
     const width = Math.max(1, screenWidth - x0 - s.margin);
     this.scale.setArea(x0, width);
     this.root.position.set(0, screenHeight - s.margin - h);
-    this.laneList = laneLayout(h - s.rulerHeight, this.collapsedOn, {
-      markers: s.markerColors, dt: s.dtColor, hitch: s.hitchColor, bytes: s.bytesColor, overBudget: s.overBudgetColor,
-    }, TimelineRuler.IMAGE_ROWS);
+    this.laneList = laneLayout(
+      h - s.rulerHeight,
+      this.collapsedOn,
+      {
+        markers: s.markerColors,
+        dt: s.dtColor,
+        hitch: s.hitchColor,
+        bytes: s.bytesColor,
+        overBudget: s.overBudgetColor,
+      },
+      TimelineRuler.IMAGE_ROWS,
+    );
     const bar = this.bar;
     bar.clear();
     bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.92 });
     bar.rect(x0, 0, width, s.rulerHeight).fill({ color: s.held, alpha: 0.9 });
     for (let i = 0; i < this.laneList.length; i++) {
       const lane = this.laneList[i];
-      bar.rect(x0, s.rulerHeight + lane.top, width, lane.height - 1).fill({ color: s.held, alpha: i % 2 === 0 ? 0.95 : 0.75 });
+      bar
+        .rect(x0, s.rulerHeight + lane.top, width, lane.height - 1)
+        .fill({ color: s.held, alpha: i % 2 === 0 ? 0.95 : 0.75 });
     }
     bar.hitArea = new Rectangle(s.margin - 4, -4, screenWidth - s.margin * 2 + 8, h + 8);
     const bands = TimelineRuler.bands(s.rulerHeight);
     for (const lane of this.laneList) {
       const barLane = lane.type !== LaneType.MARKERS;
-      bands.push({ row: lane.row, rows: lane.rows, y: s.rulerHeight + lane.top, height: barLane ? lane.rows * 2 : lane.height - 1 });
+      bands.push({
+        row: lane.row,
+        rows: lane.rows,
+        y: s.rulerHeight + lane.top,
+        height: barLane ? lane.rows * 2 : lane.height - 1,
+      });
     }
     this.pixels.resize(width + 1, bands);
     this.pixels.root.position.set(x0, 0);
@@ -287,8 +333,13 @@ export class Timeline {
     const t = playback.time;
     const rin = t.hasRange ? t.rangeIn : -1;
     const rout = t.hasRange ? t.rangeOut : -2;
-    if (this.scale.version !== this.drawnView || playback.markers.version !== this.drawnMarkers || rin !== this.drawnIn ||
-        rout !== this.drawnOut || playback !== this.drawnPb) {
+    if (
+      this.scale.version !== this.drawnView ||
+      playback.markers.version !== this.drawnMarkers ||
+      rin !== this.drawnIn ||
+      rout !== this.drawnOut ||
+      playback !== this.drawnPb
+    ) {
       this.redraw(playback, rin, rout);
     }
     const visible = r.frameCount > 0;
@@ -370,7 +421,8 @@ export class Timeline {
     const a = Math.max(left, scale.xOf(rin));
     const b = Math.min(right, scale.xOf(rout));
     const h = this.height;
-    if (b >= a) g.rect(a, s.rulerHeight, Math.max(1, b - a), h - s.rulerHeight).fill({ color: s.rangeColor, alpha: 0.16 });
+    if (b >= a)
+      g.rect(a, s.rulerHeight, Math.max(1, b - a), h - s.rulerHeight).fill({ color: s.rangeColor, alpha: 0.16 });
     const ry = s.rulerHeight;
     const xi = scale.xOf(rin);
     const xo = scale.xOf(rout);

@@ -46,7 +46,14 @@ const MARKER_LANES: ReadonlyArray<readonly [string, number]> = [
   ['bookmarks', MarkerKind.BOOKMARK],
 ];
 /** Drawing order of the kinds in one shared lane: bookmarks last, on top. */
-const SHARED_ORDER = [MarkerKind.OVER_BUDGET, MarkerKind.SPAWN, MarkerKind.DESPAWN, MarkerKind.DAMAGE, MarkerKind.EVENT, MarkerKind.BOOKMARK];
+const SHARED_ORDER = [
+  MarkerKind.OVER_BUDGET,
+  MarkerKind.SPAWN,
+  MarkerKind.DESPAWN,
+  MarkerKind.DAMAGE,
+  MarkerKind.EVENT,
+  MarkerKind.BOOKMARK,
+];
 
 /**
  * The lanes of the expanded timeline in `height` pixels: one per marker kind (over budget, spawn,
@@ -57,13 +64,30 @@ const SHARED_ORDER = [MarkerKind.OVER_BUDGET, MarkerKind.SPAWN, MarkerKind.DESPA
  */
 export function laneLayout(height: number, collapsed: boolean, colors: LaneColors, firstRow: number): TimelineLane[] {
   if (collapsed) {
-    return [{ name: 'markers', type: LaneType.MARKERS, kinds: (1 << KIND_COUNT) - 1, top: 0, height, row: firstRow, rows: 1, color: 0xd0d4dc }];
+    return [
+      {
+        name: 'markers',
+        type: LaneType.MARKERS,
+        kinds: (1 << KIND_COUNT) - 1,
+        top: 0,
+        height,
+        row: firstRow,
+        rows: 1,
+        color: 0xd0d4dc,
+      },
+    ];
   }
   const markerH = Math.max(3, Math.floor((height * 0.66) / MARKER_LANES.length));
   const dtH = Math.max(4, Math.floor(height * 0.24));
   const bytesH = Math.max(3, height - markerH * MARKER_LANES.length - dtH);
   const lanes: TimelineLane[] = MARKER_LANES.map(([name, kind], i) => ({
-    name, type: LaneType.MARKERS, kinds: 1 << kind, top: i * markerH, height: markerH, row: firstRow + i, rows: 1,
+    name,
+    type: LaneType.MARKERS,
+    kinds: 1 << kind,
+    top: i * markerH,
+    height: markerH,
+    row: firstRow + i,
+    rows: 1,
     color: colors.markers[kind] ?? 0xffffff,
   }));
   const dtTop = markerH * MARKER_LANES.length;
@@ -71,9 +95,25 @@ export function laneLayout(height: number, collapsed: boolean, colors: LaneColor
   const dtRows = Math.max(1, Math.floor((dtH - 1) / 2));
   const bytesRows = Math.max(1, Math.floor((bytesH - 1) / 2));
   const row = firstRow + MARKER_LANES.length;
-  lanes.push({ name: 'frame dt', type: LaneType.DT, kinds: 0, top: dtTop, height: dtH, row, rows: dtRows, color: colors.dt });
   lanes.push({
-    name: 'bytes', type: LaneType.BYTES, kinds: 0, top: dtTop + dtH, height: bytesH, row: row + dtRows, rows: bytesRows, color: colors.bytes,
+    name: 'frame dt',
+    type: LaneType.DT,
+    kinds: 0,
+    top: dtTop,
+    height: dtH,
+    row,
+    rows: dtRows,
+    color: colors.dt,
+  });
+  lanes.push({
+    name: 'bytes',
+    type: LaneType.BYTES,
+    kinds: 0,
+    top: dtTop + dtH,
+    height: bytesH,
+    row: row + dtRows,
+    rows: bytesRows,
+    color: colors.bytes,
   });
   return lanes;
 }
@@ -126,7 +166,8 @@ export class TimelineLanes {
   /** Draws every lane into its rows of the pixels. */
   public draw(px: TimelinePixels, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
     if (scale.newest < scale.oldest) return;
-    if (scale.oldest !== this.measuredLo || scale.newest !== this.measuredHi || pb !== this.measuredPb) this.measure(pb, scale);
+    if (scale.oldest !== this.measuredLo || scale.newest !== this.measuredHi || pb !== this.measuredPb)
+      this.measure(pb, scale);
     this.kindTop.fill(-1);
     let shared = -1;
     for (let i = 0; i < lanes.length; i++) {
@@ -257,7 +298,13 @@ export class TimelineLanes {
         if (!(v > 0)) continue;
         const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
         const special = dt ? v > hitch : r.overBudgetOf(f) !== 0;
-        px.rect(Math.round((f - start) * ppf) - (bw >> 1), y + h - bh, bw, bh, special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel);
+        px.rect(
+          Math.round((f - start) * ppf) - (bw >> 1),
+          y + h - bh,
+          bw,
+          bh,
+          special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel,
+        );
       }
       return;
     }

@@ -62,7 +62,13 @@ export class TimelinePixels {
     const bytes = new Uint8Array(w * h * 4);
     this.data = new Uint32Array(bytes.buffer);
     const old = this.source;
-    this.source = new BufferImageSource({ resource: bytes, width: w, height: h, format: 'rgba8unorm', scaleMode: 'nearest' });
+    this.source = new BufferImageSource({
+      resource: bytes,
+      width: w,
+      height: h,
+      format: 'rgba8unorm',
+      scaleMode: 'nearest',
+    });
     for (const c of this.root.removeChildren()) c.destroy();
     for (const b of bands) {
       const sprite = new Sprite(new Texture({ source: this.source, frame: new Rectangle(0, b.row, w, b.rows) }));

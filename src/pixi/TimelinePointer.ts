@@ -71,7 +71,7 @@ export class TimelinePointer {
     }
     if (e.button !== 0) return;
     const t = this.host.time();
-    if (t !== undefined && t.hasRange && y < this.rulerHeight && y >= 0) {
+    if (t?.hasRange && y < this.rulerHeight && y >= 0) {
       if (Math.abs(x - this.scale.xOf(t.rangeIn)) <= 6) {
         this.drag = DRAG_IN;
         return;
@@ -94,12 +94,16 @@ export class TimelinePointer {
     const x = e.global.x;
     const y = e.global.y - this.root.y;
     switch (this.drag) {
-      case DRAG_SEEK: this.host.seek(this.scale.frameAt(x)); break;
+      case DRAG_SEEK:
+        this.host.seek(this.scale.frameAt(x));
+        break;
       case DRAG_PAN:
         this.scale.panBy(x - this.dragX);
         this.dragX = x;
         break;
-      case DRAG_OVERVIEW: this.overviewTo(x); break;
+      case DRAG_OVERVIEW:
+        this.overviewTo(x);
+        break;
       case DRAG_IN:
       case DRAG_OUT: {
         const t = this.host.time();
@@ -110,7 +114,8 @@ export class TimelinePointer {
         break;
       }
       default:
-        if (this.root.visible && this.bar.hitArea !== null && (this.bar.hitArea as Rectangle).contains(x, y)) this.host.hover(x, y);
+        if (this.root.visible && this.bar.hitArea !== null && (this.bar.hitArea as Rectangle).contains(x, y))
+          this.host.hover(x, y);
         else if (this.host.hovering()) this.host.out();
     }
   }
@@ -130,7 +135,7 @@ export class TimelinePointer {
       this.scale.panBy(-(horizontal ? e.deltaX : e.deltaY));
       return;
     }
-    this.scale.zoomAt(e.global.x, Math.pow(WHEEL_ZOOM, -e.deltaY / 100));
+    this.scale.zoomAt(e.global.x, WHEEL_ZOOM ** (-e.deltaY / 100));
   }
 
   /** Centres the zoomed view on the frame under x on the overview strip (which spans every frame held). */

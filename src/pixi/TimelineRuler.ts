@@ -4,7 +4,9 @@ import { pixelOf, type PixelBand, type TimelinePixels } from './TimelinePixels';
 import type { TimelineScale } from './TimelineScale';
 
 /** Frame steps the ruler's ticks use: 1, 2, 5 and their powers of ten. */
-const NICE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000];
+const NICE = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000,
+];
 /** Labels shown at most (the widest ruler fits this many). */
 const MAX_LABELS = 32;
 

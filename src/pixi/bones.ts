@@ -28,28 +28,50 @@ let rot = new Float64Array(4 * 64);
  *   s.boneStart[i], s.boneCount[i], skeleton, joints);
  */
 export function boneWorldPositions(
-  entityPos: ArrayLike<number>, pi: number,
-  entityRot: ArrayLike<number>, ri: number,
-  boneRot: ArrayLike<number>, boneOff: ArrayLike<number>, first: number, count: number,
+  entityPos: ArrayLike<number>,
+  pi: number,
+  entityRot: ArrayLike<number>,
+  ri: number,
+  boneRot: ArrayLike<number>,
+  boneOff: ArrayLike<number>,
+  first: number,
+  count: number,
   parents: ArrayLike<number> | undefined,
   out: Float64Array | Float32Array,
 ): number {
   if (rot.length < count * 4) rot = new Float64Array(Math.max(count * 4, rot.length * 2));
-  const ex = entityPos[pi], ey = entityPos[pi + 1], ez = entityPos[pi + 2];
-  const eqx = entityRot[ri], eqy = entityRot[ri + 1], eqz = entityRot[ri + 2], eqw = entityRot[ri + 3];
+  const ex = entityPos[pi],
+    ey = entityPos[pi + 1],
+    ez = entityPos[pi + 2];
+  const eqx = entityRot[ri],
+    eqy = entityRot[ri + 1],
+    eqz = entityRot[ri + 2],
+    eqw = entityRot[ri + 3];
   for (let j = 0; j < count; j++) {
     const p = parents !== undefined && j < parents.length ? parents[j] : -1;
     let px: number, py: number, pz: number, qx: number, qy: number, qz: number, qw: number;
     if (p >= 0 && p < j) {
-      px = out[p * 3]; py = out[p * 3 + 1]; pz = out[p * 3 + 2];
-      qx = rot[p * 4]; qy = rot[p * 4 + 1]; qz = rot[p * 4 + 2]; qw = rot[p * 4 + 3];
+      px = out[p * 3];
+      py = out[p * 3 + 1];
+      pz = out[p * 3 + 2];
+      qx = rot[p * 4];
+      qy = rot[p * 4 + 1];
+      qz = rot[p * 4 + 2];
+      qw = rot[p * 4 + 3];
     } else {
-      px = ex; py = ey; pz = ez;
-      qx = eqx; qy = eqy; qz = eqz; qw = eqw;
+      px = ex;
+      py = ey;
+      pz = ez;
+      qx = eqx;
+      qy = eqy;
+      qz = eqz;
+      qw = eqw;
     }
     const b = first + j;
     // P_j = P_parent + R_parent · o_j  (v' = v + 2w(q×v) + 2 q×(q×v))
-    const vx = boneOff[b * 3], vy = boneOff[b * 3 + 1], vz = boneOff[b * 3 + 2];
+    const vx = boneOff[b * 3],
+      vy = boneOff[b * 3 + 1],
+      vz = boneOff[b * 3 + 2];
     const tx = 2 * (qy * vz - qz * vy);
     const ty = 2 * (qz * vx - qx * vz);
     const tz = 2 * (qx * vy - qy * vx);
@@ -57,7 +79,10 @@ export function boneWorldPositions(
     out[j * 3 + 1] = py + vy + qw * ty + (qz * tx - qx * tz);
     out[j * 3 + 2] = pz + vz + qw * tz + (qx * ty - qy * tx);
     // R_j = R_parent · r_j
-    const rx = boneRot[b * 4], ry = boneRot[b * 4 + 1], rz = boneRot[b * 4 + 2], rw = boneRot[b * 4 + 3];
+    const rx = boneRot[b * 4],
+      ry = boneRot[b * 4 + 1],
+      rz = boneRot[b * 4 + 2],
+      rw = boneRot[b * 4 + 3];
     rot[j * 4] = qw * rx + qx * rw + qy * rz - qz * ry;
     rot[j * 4 + 1] = qw * ry - qx * rz + qy * rw + qz * rx;
     rot[j * 4 + 2] = qw * rz + qx * ry - qy * rx + qz * rw;
@@ -92,14 +117,31 @@ let joints = new Float64Array(3 * 64);
  * @example
  * if (addStickFigure(g, sample, i, reader.entities.skeletons[kind])) g.stroke({ color: 0xd86bff, pixelLine: true });
  */
-export function addStickFigure(path: PathSink, rows: BonedRows, i: number, parents: ArrayLike<number> | undefined): boolean {
+export function addStickFigure(
+  path: PathSink,
+  rows: BonedRows,
+  i: number,
+  parents: ArrayLike<number> | undefined,
+): boolean {
   const first = rows.boneStart[i];
   const n = first >= 0 ? rows.boneCount[i] : 0;
   if (n <= 0) return false;
   if (joints.length < n * 3) joints = new Float64Array(Math.max(n * 3, joints.length * 2));
   const j = joints;
-  boneWorldPositions(rows.positions, i * 3, rows.rotations, i * 4, rows.boneRotations, rows.boneOffsets, first, n, parents, j);
-  const ex = rows.positions[i * 3], ey = rows.positions[i * 3 + 1];
+  boneWorldPositions(
+    rows.positions,
+    i * 3,
+    rows.rotations,
+    i * 4,
+    rows.boneRotations,
+    rows.boneOffsets,
+    first,
+    n,
+    parents,
+    j,
+  );
+  const ex = rows.positions[i * 3],
+    ey = rows.positions[i * 3 + 1];
   for (let b = 0; b < n; b++) {
     const p = parents !== undefined && b < parents.length ? parents[b] : -1;
     if (p >= 0 && p < b) path.moveTo(j[p * 3], j[p * 3 + 1]);

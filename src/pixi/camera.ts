@@ -89,14 +89,28 @@ const recordScratch = createCamera();
 export function recordWorldCamera(recorder: Recorder, world: Container, viewWidth: number, viewHeight: number): void {
   readCamera(world, viewWidth, viewHeight, recordScratch);
   const h = recordScratch[CAM_ANGLE] * 0.5;
-  recorder.camera(recordScratch[CAM_X], recordScratch[CAM_Y], 0, 0, 0, Math.sin(h), Math.cos(h), recordScratch[CAM_ZOOM]);
+  recorder.camera(
+    recordScratch[CAM_X],
+    recordScratch[CAM_Y],
+    0,
+    0,
+    0,
+    Math.sin(h),
+    Math.cos(h),
+    recordScratch[CAM_ZOOM],
+  );
 }
 
 /**
  * Converts a point in view pixels to world coordinates for `camera` into `out[0..1]`.
  */
 export function viewToWorld(
-  camera: ArrayLike<number>, viewWidth: number, viewHeight: number, sx: number, sy: number, out: Float64Array,
+  camera: ArrayLike<number>,
+  viewWidth: number,
+  viewHeight: number,
+  sx: number,
+  sy: number,
+  out: Float64Array,
 ): void {
   const zoom = camera[CAM_ZOOM] > 0 ? camera[CAM_ZOOM] : 1;
   const ox = (sx - viewWidth * 0.5) / zoom;
@@ -136,7 +150,11 @@ export function restoreTransform(obj: Container, from: Float64Array, o: number):
 }
 
 /** A point pixi compares with `!==` (so 0 and -0 look equal): set it so the value is exactly `x, y`. @internal */
-export function setPointExact(p: { x: number; y: number; set(x: number, y: number): unknown }, x: number, y: number): void {
+export function setPointExact(
+  p: { x: number; y: number; set(x: number, y: number): unknown },
+  x: number,
+  y: number,
+): void {
   if (!Object.is(p.x, x) || !Object.is(p.y, y)) {
     if (p.x === x && p.y === y) p.set(x + 1, y + 1);
     p.set(x, y);

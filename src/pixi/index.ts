@@ -15,9 +15,7 @@
  * Everything else in this folder (`OverlayView`, `OverlayHud`, `ReplaySession`, `OverlayContext`,
  * `PrimitiveDrawer`, `ParagraphPool`, the save/restore helpers) is internal.
  */
-export {
-  RewindOverlay,
-} from './RewindOverlay';
+export { RewindOverlay } from './RewindOverlay';
 export {
   DEFAULT_REWIND_OVERLAY_OPTIONS,
   type OverlaySource,

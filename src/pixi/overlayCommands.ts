@@ -19,32 +19,84 @@ export function runOverlayCommand(overlay: RewindOverlay, command: OverlayComman
   const t = overlay.playback.time;
   const camera = overlay.camera;
   switch (command) {
-    case 'togglePlay': t.togglePlay(); break;
-    case 'stepBack': t.step(-1); break;
-    case 'stepForward': t.step(1); break;
-    case 'stepBack10': t.step(-10); break;
-    case 'stepForward10': t.step(10); break;
-    case 'slower': t.setSpeed(nextSpeed(overlay.options.speedSteps, t.speed, -1)); break;
-    case 'faster': t.setSpeed(nextSpeed(overlay.options.speedSteps, t.speed, 1)); break;
-    case 'oldest': t.toOldest(); break;
-    case 'newest': t.toNewest(); break;
-    case 'cameraMode': camera.cycleMode(); break;
-    case 'gameCamera': camera.toGameCamera(); break;
-    case 'rotateLeft': camera.rotateBy(-overlay.options.rotateStep); break;
-    case 'rotateRight': camera.rotateBy(overlay.options.rotateStep); break;
-    case 'bookmark': overlay.addBookmark(); break;
-    case 'resume': overlay.resume(); break;
-    case 'help': overlay.toggleHelp(); break;
-    case 'shuttleBack': t.shuttle(-1); break;
-    case 'shuttleStop': t.pause(); break;
-    case 'shuttleForward': t.shuttle(1); break;
-    case 'previousMarker': overlay.jumpToMarker(-1); break;
-    case 'nextMarker': overlay.jumpToMarker(1); break;
-    case 'markIn': t.markIn(); break;
-    case 'markOut': t.markOut(); break;
-    case 'clearRange': t.clearRange(); break;
-    case 'playRange': t.playRange(); break;
-    case 'onionSkin': overlay.setOnionSkin(!overlay.onionSkin); break;
+    case 'togglePlay':
+      t.togglePlay();
+      break;
+    case 'stepBack':
+      t.step(-1);
+      break;
+    case 'stepForward':
+      t.step(1);
+      break;
+    case 'stepBack10':
+      t.step(-10);
+      break;
+    case 'stepForward10':
+      t.step(10);
+      break;
+    case 'slower':
+      t.setSpeed(nextSpeed(overlay.options.speedSteps, t.speed, -1));
+      break;
+    case 'faster':
+      t.setSpeed(nextSpeed(overlay.options.speedSteps, t.speed, 1));
+      break;
+    case 'oldest':
+      t.toOldest();
+      break;
+    case 'newest':
+      t.toNewest();
+      break;
+    case 'cameraMode':
+      camera.cycleMode();
+      break;
+    case 'gameCamera':
+      camera.toGameCamera();
+      break;
+    case 'rotateLeft':
+      camera.rotateBy(-overlay.options.rotateStep);
+      break;
+    case 'rotateRight':
+      camera.rotateBy(overlay.options.rotateStep);
+      break;
+    case 'bookmark':
+      overlay.addBookmark();
+      break;
+    case 'resume':
+      overlay.resume();
+      break;
+    case 'help':
+      overlay.toggleHelp();
+      break;
+    case 'shuttleBack':
+      t.shuttle(-1);
+      break;
+    case 'shuttleStop':
+      t.pause();
+      break;
+    case 'shuttleForward':
+      t.shuttle(1);
+      break;
+    case 'previousMarker':
+      overlay.jumpToMarker(-1);
+      break;
+    case 'nextMarker':
+      overlay.jumpToMarker(1);
+      break;
+    case 'markIn':
+      t.markIn();
+      break;
+    case 'markOut':
+      t.markOut();
+      break;
+    case 'clearRange':
+      t.clearRange();
+      break;
+    case 'playRange':
+      t.playRange();
+      break;
+    case 'onionSkin':
+      overlay.setOnionSkin(!overlay.onionSkin);
+      break;
     default: {
       const c = channelOfCommand(command);
       if (c >= 0 && c < overlay.reader.channels.count) overlay.setChannel(c, ((overlay.channelMask >>> c) & 1) === 0);

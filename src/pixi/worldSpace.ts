@@ -33,7 +33,12 @@ export function spaceToWorld(space: Container | null, world: Container, out: Flo
   while (o !== world) {
     if (o === null) {
       found = false;
-      a = 1; b = 0; c = 0; d = 1; tx = 0; ty = 0;
+      a = 1;
+      b = 0;
+      c = 0;
+      d = 1;
+      tx = 0;
+      ty = 0;
       break;
     }
     o.updateLocalTransform();
@@ -44,7 +49,12 @@ export function spaceToWorld(space: Container | null, world: Container, out: Flo
     const nd = l.b * c + l.d * d;
     const ntx = l.a * tx + l.c * ty + l.tx;
     const nty = l.b * tx + l.d * ty + l.ty;
-    a = na; b = nb; c = nc; d = nd; tx = ntx; ty = nty;
+    a = na;
+    b = nb;
+    c = nc;
+    d = nd;
+    tx = ntx;
+    ty = nty;
     o = o.parent;
   }
   out[0] = a;
@@ -97,7 +107,14 @@ export function recordDisplay(recorder: Recorder, world: Container, id: number, 
  * placed), into `out[0..2]`. Identity when `parent` is `world` or not inside it. Allocates nothing.
  * @internal Used by the presenter for `EntityView.localX/localY/localAngle`.
  */
-export function worldToSpace(parent: Container | null, world: Container, x: number, y: number, angle: number, out: Float64Array): void {
+export function worldToSpace(
+  parent: Container | null,
+  world: Container,
+  x: number,
+  y: number,
+  angle: number,
+  out: Float64Array,
+): void {
   spaceToWorld(parent, world, chain);
   const a = chain[0];
   const b = chain[1];

@@ -13,7 +13,11 @@ import type { WarningList } from './WarningList';
 export class MapReader {
   private readonly seen = new Set<string>();
 
-  public constructor(private readonly map: Map<unknown, unknown>, public readonly path: string, private readonly warnings: WarningList) {}
+  public constructor(
+    private readonly map: Map<unknown, unknown>,
+    public readonly path: string,
+    private readonly warnings: WarningList,
+  ) {}
 
   /** Reads `v` as a map at `path`. */
   public static of(v: unknown, path: string, warnings: WarningList): MapReader {

@@ -56,7 +56,8 @@ export class MsgDecoder {
 
   /** Makes sure `n` more bytes exist. */
   private need(n: number): void {
-    if (this.position + n > this.bytes.length) this.fail('TRUNCATED', `the file ends inside a MessagePack value (${n} more bytes needed)`);
+    if (this.position + n > this.bytes.length)
+      this.fail('TRUNCATED', `the file ends inside a MessagePack value (${n} more bytes needed)`);
   }
 
   private u8(): number {
@@ -87,12 +88,18 @@ export class MsgDecoder {
     if (t <= 0xbf) return this.str(t & 0x1f);
     const v = this.view;
     switch (t) {
-      case 0xc0: return null;
-      case 0xc2: return false;
-      case 0xc3: return true;
-      case 0xc4: return this.bin(this.u8());
-      case 0xc5: return this.bin(this.u16());
-      case 0xc6: return this.bin(this.u32());
+      case 0xc0:
+        return null;
+      case 0xc2:
+        return false;
+      case 0xc3:
+        return true;
+      case 0xc4:
+        return this.bin(this.u8());
+      case 0xc5:
+        return this.bin(this.u16());
+      case 0xc6:
+        return this.bin(this.u32());
       case 0xca: {
         this.need(4);
         const f = v.getFloat32(this.position);
@@ -105,32 +112,48 @@ export class MsgDecoder {
         this.position += 8;
         return new MsgFloat(f);
       }
-      case 0xcc: return this.u8();
-      case 0xcd: return this.u16();
-      case 0xce: return this.u32();
+      case 0xcc:
+        return this.u8();
+      case 0xcd:
+        return this.u16();
+      case 0xce:
+        return this.u32();
       case 0xcf: {
         const hi = this.u32();
         return hi * 4294967296 + this.u32();
       }
-      case 0xd0: return (this.u8() << 24) >> 24;
-      case 0xd1: return (this.u16() << 16) >> 16;
-      case 0xd2: return this.u32() | 0;
+      case 0xd0:
+        return (this.u8() << 24) >> 24;
+      case 0xd1:
+        return (this.u16() << 16) >> 16;
+      case 0xd2:
+        return this.u32() | 0;
       case 0xd3: {
         const hi = this.u32() | 0;
         return hi * 4294967296 + this.u32();
       }
-      case 0xd9: return this.str(this.u8());
-      case 0xda: return this.str(this.u16());
-      case 0xdb: return this.str(this.u32());
-      case 0xdc: return this.array(this.u16(), depth);
-      case 0xdd: return this.array(this.u32(), depth);
-      case 0xde: return this.map(this.u16(), depth);
-      case 0xdf: return this.map(this.u32(), depth);
+      case 0xd9:
+        return this.str(this.u8());
+      case 0xda:
+        return this.str(this.u16());
+      case 0xdb:
+        return this.str(this.u32());
+      case 0xdc:
+        return this.array(this.u16(), depth);
+      case 0xdd:
+        return this.array(this.u32(), depth);
+      case 0xde:
+        return this.map(this.u16(), depth);
+      case 0xdf:
+        return this.map(this.u32(), depth);
       default:
         // 0xc1 (never used), 0xc7-0xc9 and 0xd4-0xd8 (extension types).
-        return this.fail('CORRUPT', t === 0xc1
-          ? 'MessagePack byte 0xc1 is never used'
-          : `MessagePack extension type (byte 0x${t.toString(16)}): the format uses none`);
+        return this.fail(
+          'CORRUPT',
+          t === 0xc1
+            ? 'MessagePack byte 0xc1 is never used'
+            : `MessagePack extension type (byte 0x${t.toString(16)}): the format uses none`,
+        );
     }
   }
 
@@ -169,7 +192,11 @@ export class MsgDecoder {
   private array(n: number, depth: number): unknown[] {
     if (depth >= MAX_DEPTH) this.fail('TOO_LARGE', `values nested deeper than ${MAX_DEPTH} levels`);
     // Every element takes at least one byte: a count past the end is a cut file, not an allocation.
-    if (n > this.bytes.length - this.position) this.fail('TRUNCATED', `an array of ${n} elements cannot fit in the ${this.bytes.length - this.position} bytes left`);
+    if (n > this.bytes.length - this.position)
+      this.fail(
+        'TRUNCATED',
+        `an array of ${n} elements cannot fit in the ${this.bytes.length - this.position} bytes left`,
+      );
     const out: unknown[] = [];
     const path = this.path;
     for (let i = 0; i < n; i++) {
@@ -182,7 +209,8 @@ export class MsgDecoder {
 
   private map(n: number, depth: number): Map<string, unknown> {
     if (depth >= MAX_DEPTH) this.fail('TOO_LARGE', `values nested deeper than ${MAX_DEPTH} levels`);
-    if (2 * n > this.bytes.length - this.position) this.fail('TRUNCATED', `a map of ${n} entries cannot fit in the ${this.bytes.length - this.position} bytes left`);
+    if (2 * n > this.bytes.length - this.position)
+      this.fail('TRUNCATED', `a map of ${n} entries cannot fit in the ${this.bytes.length - this.position} bytes left`);
     const out = new Map<string, unknown>();
     const path = this.path;
     for (let i = 0; i < n; i++) {

@@ -13,7 +13,10 @@ export class WarningList {
   public readonly list: ReplayWarning[] = [];
   private dropped = 0;
 
-  public constructor(private readonly max: number, private readonly listener: ((w: ReplayWarning) => void) | null) {}
+  public constructor(
+    private readonly max: number,
+    private readonly listener: ((w: ReplayWarning) => void) | null,
+  ) {}
 
   public add(w: ReplayWarning): void {
     if (w.code === 'UNKNOWN_FIELD' && this.list.length >= this.max) {

@@ -1,7 +1,28 @@
 import {
-  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_MASK, HEADER_WORDS,
-  H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_ZOOM, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET,
-  H_PRIM_COUNT, H_PRIM_WORDS, H_TIME, H_TOTAL_WORDS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
+  BONE_INDEX_BITS,
+  BONE_INDEX_MASK,
+  EVENT_WORDS,
+  FRAME_HAS_CAMERA,
+  FRAME_TRUNCATED,
+  HANDLE_MASK,
+  HEADER_WORDS,
+  H_BONE_WORDS,
+  H_CAM_ROT,
+  H_CAM_X,
+  H_CAM_ZOOM,
+  H_DT,
+  H_ENTITY_COUNT,
+  H_EVENT_COUNT,
+  H_FLAGS,
+  H_FRAME,
+  H_OVER_BUDGET,
+  H_PRIM_COUNT,
+  H_PRIM_WORDS,
+  H_TIME,
+  H_TOTAL_WORDS,
+  PRIM_TEXT,
+  PRIM_TYPE_COUNT,
+  PRIM_WORDS,
 } from '../core/format/layout';
 import { firstNonFiniteF32, isPositiveF32, quatWordIsValid } from '../core/validate/rules';
 import { corrupt, tooLarge } from './schema';
@@ -71,13 +92,20 @@ function firstBadRotation(u: Uint32Array, start: number, end: number): number {
  * Throws `CORRUPT` (or `TOO_LARGE`) naming the section.
  */
 export function checkFrame(
-  u: Uint32Array, f: Float32Array, f64: Float64Array, at: number, words: number, frame: number, index: number,
+  u: Uint32Array,
+  f: Float32Array,
+  f64: Float64Array,
+  at: number,
+  words: number,
+  frame: number,
+  index: number,
   ctx: FrameCheckContext,
 ): void {
   const path = `frames[${index}]`;
   if (words < HEADER_WORDS_) corrupt(path, `frame of ${words} words is shorter than its ${HEADER_WORDS_}-word header`);
   if (u[at + H_FRAME] !== frame) corrupt(`${path}.frame`, `holds frame number ${u[at + H_FRAME]}, expected ${frame}`);
-  if (u[at + H_TOTAL_WORDS] !== words) corrupt(`${path}.totalWords`, `says ${u[at + H_TOTAL_WORDS]} words, the frame has ${words}`);
+  if (u[at + H_TOTAL_WORDS] !== words)
+    corrupt(`${path}.totalWords`, `says ${u[at + H_TOTAL_WORDS]} words, the frame has ${words}`);
   const flags = u[at + H_FLAGS];
   if ((flags & ~KNOWN_FLAGS) !== 0) corrupt(`${path}.flags`, `unknown flag bits 0x${(flags >>> 0).toString(16)}`);
   const time = f64[(at + H_TIME) >>> 1];
@@ -87,7 +115,8 @@ export function checkFrame(
   const dt = f[at + H_DT];
   if (dt - dt !== 0) corrupt(`${path}.dt`, 'not a finite number');
   const channelMask = ctx.channelCount >= 32 ? 0xffffffff : (1 << ctx.channelCount) - 1;
-  if ((u[at + H_OVER_BUDGET] & ~channelMask) !== 0) corrupt(`${path}.overBudget`, 'names a channel that does not exist');
+  if ((u[at + H_OVER_BUDGET] & ~channelMask) !== 0)
+    corrupt(`${path}.overBudget`, 'names a channel that does not exist');
   // Position and zoom are floats; the rotation word between them is not (its bits may read as NaN).
   if (firstNonFinite(f, at + H_CAM_X, at + H_CAM_ROT) >= 0 || !isPositiveF32(f[at + H_CAM_ZOOM])) {
     corrupt(`${path}.camera`, 'position is not finite or zoom is not positive');
@@ -100,12 +129,18 @@ export function checkFrame(
   const primCount = u[at + H_PRIM_COUNT];
   const eventCount = u[at + H_EVENT_COUNT];
   if (n > ctx.maxEntitiesPerFrame || n > BONE_INDEX_MASK_ + 1) {
-    tooLarge(`${path}.entityCount`, `${n} entities exceed the limit of ${Math.min(ctx.maxEntitiesPerFrame, BONE_INDEX_MASK_ + 1)}`);
+    tooLarge(
+      `${path}.entityCount`,
+      `${n} entities exceed the limit of ${Math.min(ctx.maxEntitiesPerFrame, BONE_INDEX_MASK_ + 1)}`,
+    );
   }
   // Sums in doubles: no 32-bit overflow can make a huge count look small.
   const expected = HEADER_WORDS_ + n * 5 + boneWords + primWords + eventCount * EVENT_WORDS_;
   if (expected !== words) {
-    corrupt(path, `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}) need ${expected} words, the frame has ${words}`);
+    corrupt(
+      path,
+      `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}) need ${expected} words, the frame has ${words}`,
+    );
   }
   if (ctx.work !== null) ctx.work.units += words;
 
@@ -126,7 +161,11 @@ export function checkFrame(
   const badPos = firstNonFinite(f, pBase, pBase + n * 3);
   if (badPos >= 0) corrupt(`${path}.positions[${Math.floor((badPos - pBase) / 3)}]`, 'not finite');
   const badRot = firstBadRotation(u, pBase + n * 3, pBase + n * 4);
-  if (badRot >= 0) corrupt(`${path}.rotations[${badRot - pBase - n * 3}]`, 'not a unit quaternion (a code of 1023, or components whose squares sum above 1)');
+  if (badRot >= 0)
+    corrupt(
+      `${path}.rotations[${badRot - pBase - n * 3}]`,
+      'not a unit quaternion (a code of 1023, or components whose squares sum above 1)',
+    );
 
   // Bones: records of (index | count << 20), count rotations, 3·count offsets, exactly filling the section.
   const bBase = pBase + n * 4;
@@ -140,20 +179,30 @@ export function checkFrame(
     if (idx >= n) corrupt(`${path}.bones[${b}]`, `entity index ${idx} is not below the entity count ${n}`);
     const next = w + 1 + c * 4;
     if (next > bEnd) corrupt(`${path}.bones[${b}]`, `${c} bones overrun the bone section`);
-    if (firstBadRotation(u, w + 1, w + 1 + c) >= 0) corrupt(`${path}.bones[${b}]`, 'a bone rotation is not a unit quaternion');
+    if (firstBadRotation(u, w + 1, w + 1 + c) >= 0)
+      corrupt(`${path}.bones[${b}]`, 'a bone rotation is not a unit quaternion');
     if (firstNonFinite(f, w + 1 + c, next) >= 0) corrupt(`${path}.bones[${b}]`, 'a bone offset is not finite');
     w = next;
   }
   if (ctx.work !== null) ctx.work.units += b;
 
   const primStart = bEnd;
-  const walked = checkPrimitives(u, f, primStart, primStart + primWords, primCount, ctx.channelCount, `${path}.primitives`);
+  const walked = checkPrimitives(
+    u,
+    f,
+    primStart,
+    primStart + primWords,
+    primCount,
+    ctx.channelCount,
+    `${path}.primitives`,
+  );
   if (ctx.work !== null) ctx.work.units += walked;
 
   const eBase = primStart + primWords;
   for (let i = 0; i < eventCount; i++) {
     const w = eBase + i * EVENT_WORDS_;
-    if (u[w] >= ctx.eventKindCount) corrupt(`${path}.events[${i}]`, `kind ${u[w]} is not among the ${ctx.eventKindCount} event kinds`);
+    if (u[w] >= ctx.eventKindCount)
+      corrupt(`${path}.events[${i}]`, `kind ${u[w]} is not among the ${ctx.eventKindCount} event kinds`);
     if (firstNonFinite(f, w + 2, w + EVENT_WORDS_) >= 0) corrupt(`${path}.events[${i}]`, 'a value is not finite');
   }
 }
@@ -163,7 +212,13 @@ export function checkFrame(
  * text lengths inside the section, exactly `count` records filling it. Returns the records walked.
  */
 export function checkPrimitives(
-  u: Uint32Array, f: Float32Array, start: number, end: number, count: number, channelCount: number, path: string,
+  u: Uint32Array,
+  f: Float32Array,
+  start: number,
+  end: number,
+  count: number,
+  channelCount: number,
+  path: string,
 ): number {
   let k = 0;
   for (let w = start; w < end; k++) {

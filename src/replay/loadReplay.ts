@@ -11,8 +11,14 @@ import type { FrameCheckContext } from './checkFrames';
 import { ReplayError } from './ReplayError';
 import type { ReplayWarning } from './ReplayError';
 import {
-  BUILTIN_CHANNEL_NAMES, DEFAULT_REPLAY_LIMITS, HOST_IS_LITTLE_ENDIAN, MAX_FRAME_NUMBER, REPLAY_CODECS,
-  REPLAY_FORMAT_VERSION, REPLAY_MAGIC_BYTES, REPLAY_MIN_FORMAT_VERSION,
+  BUILTIN_CHANNEL_NAMES,
+  DEFAULT_REPLAY_LIMITS,
+  HOST_IS_LITTLE_ENDIAN,
+  MAX_FRAME_NUMBER,
+  REPLAY_CODECS,
+  REPLAY_FORMAT_VERSION,
+  REPLAY_MAGIC_BYTES,
+  REPLAY_MIN_FORMAT_VERSION,
 } from './replayFormat';
 import type { ReplayCompression, ReplayLimits } from './replayFormat';
 import type { ReplayBookmark, ReplayInfo } from './saveReplay';
@@ -117,9 +123,11 @@ interface ParsedFrames {
 function readVersion(bytes: Uint8Array, at: number): { version: number; next: number } {
   if (at >= bytes.length) throw new ReplayError('TRUNCATED', 'the file ends before the format version', 'version');
   const t = bytes[at];
-  const width = t <= 0x7f ? 0 : t >= 0xcc && t <= 0xcf ? 1 << (t - 0xcc) : t >= 0xd0 && t <= 0xd3 ? 1 << (t - 0xd0) : -1;
+  const width =
+    t <= 0x7f ? 0 : t >= 0xcc && t <= 0xcf ? 1 << (t - 0xcc) : t >= 0xd0 && t <= 0xd3 ? 1 << (t - 0xd0) : -1;
   if (width < 0) corrupt('version', `expected a non-negative integer (MessagePack type byte 0x${t.toString(16)})`);
-  if (at + 1 + width > bytes.length) throw new ReplayError('TRUNCATED', 'the file ends inside the format version', 'version');
+  if (at + 1 + width > bytes.length)
+    throw new ReplayError('TRUNCATED', 'the file ends inside the format version', 'version');
   if (t >= 0xd0 && bytes[at + 1] >= 0x80) corrupt('version', 'the format version is negative');
   let version = width === 0 ? t : 0;
   for (let i = 0; i < width; i++) version = version * 256 + bytes[at + 1 + i];
@@ -138,7 +146,8 @@ function parseInfo(v: unknown, limits: ReplayLimits, warnings: WarningList): Rep
   const raw = m.opt('fields');
   if (raw !== undefined) {
     if (!(raw instanceof Map)) corrupt('header.info.fields', `expected a map, found ${typeName(raw)}`);
-    if (raw.size > limits.maxInfoFields) tooLarge('header.info.fields', `${raw.size} fields exceed the limit of ${limits.maxInfoFields}`);
+    if (raw.size > limits.maxInfoFields)
+      tooLarge('header.info.fields', `${raw.size} fields exceed the limit of ${limits.maxInfoFields}`);
     for (const [key, value] of raw) {
       const k = parseString(key, 'header.info.fields', limits);
       // A prototype-less object: a key such as "__proto__" is an ordinary own property.
@@ -151,14 +160,18 @@ function parseInfo(v: unknown, limits: ReplayLimits, warnings: WarningList): Rep
 
 function parseChannels(v: unknown, limits: ReplayLimits, warnings: WarningList): ParsedChannel[] {
   const arr = asArray(v, 'header.channels', MAX_CHANNELS);
-  if (arr.length < BUILTIN_CHANNEL_NAMES.length) corrupt('header.channels', `${arr.length} channels, at least ${BUILTIN_CHANNEL_NAMES.length} expected`);
+  if (arr.length < BUILTIN_CHANNEL_NAMES.length)
+    corrupt('header.channels', `${arr.length} channels, at least ${BUILTIN_CHANNEL_NAMES.length} expected`);
   const names = new Set<string>();
   return arr.map((c, i) => {
     const path = `header.channels[${i}]`;
     const m = MapReader.of(c, path, warnings);
     const name = parseString(m.req('name'), `${path}.name`, limits);
     if (i < BUILTIN_CHANNEL_NAMES.length && name !== BUILTIN_CHANNEL_NAMES[i]) {
-      corrupt(`${path}.name`, `built-in channel ${i} must be "${BUILTIN_CHANNEL_NAMES[i]}", found ${JSON.stringify(name.slice(0, 64))}`);
+      corrupt(
+        `${path}.name`,
+        `built-in channel ${i} must be "${BUILTIN_CHANNEL_NAMES[i]}", found ${JSON.stringify(name.slice(0, 64))}`,
+      );
     }
     if (names.has(name)) corrupt(`${path}.name`, `channel ${JSON.stringify(name.slice(0, 64))} is listed twice`);
     names.add(name);
@@ -220,7 +233,9 @@ function parseEntities(v: unknown, kindCount: number, limits: ReplayLimits, warn
   const id = intColumn(m, 'id', n, 0, Math.min(limits.maxEntityId, 1 << 30) - 1, true);
   const spawn = intColumn(m, 'spawnFrame', n, 0, MAX_FRAME_NUMBER);
   const last = intColumn(m, 'lastFrame', n, 0, MAX_FRAME_NUMBER);
-  for (let i = 0; i < n; i++) if (last[i] < spawn[i]) corrupt(`header.entities.lastFrame[${i}]`, `${last[i]} is before the spawn frame ${spawn[i]}`);
+  for (let i = 0; i < n; i++)
+    if (last[i] < spawn[i])
+      corrupt(`header.entities.lastFrame[${i}]`, `${last[i]} is before the spawn frame ${spawn[i]}`);
   const kind = intColumn(m, 'kind', n, -1, kindCount - 1);
   const labels = asArray(m.req('label'), 'header.entities.label', n);
   if (labels.length !== n) corrupt('header.entities.label', `${labels.length} entries, the handle column has ${n}`);
@@ -247,7 +262,11 @@ function parseBookmarks(v: unknown, limits: ReplayLimits, warnings: WarningList)
 }
 
 function parseStaticLayers(
-  v: unknown, channelCount: number, limits: ReplayLimits, warnings: WarningList, work: { units: number } | null,
+  v: unknown,
+  channelCount: number,
+  limits: ReplayLimits,
+  warnings: WarningList,
+  work: { units: number } | null,
 ): Array<{ name: string; primCount: number; words: Uint32Array }> {
   if (v === undefined) return [];
   const arr = asArray(v, 'header.staticLayers', limits.maxStaticLayers);
@@ -263,11 +282,20 @@ function parseStaticLayers(
     const bin = asBin(m.req('words'), `${path}.words`);
     if (bin.length % 4 !== 0) corrupt(`${path}.words`, `${bin.length} bytes is not a whole number of words`);
     bytes += bin.length;
-    if (bytes > limits.maxStaticBytes) tooLarge(`${path}.words`, `static layers exceed the limit of ${limits.maxStaticBytes} bytes`);
+    if (bytes > limits.maxStaticBytes)
+      tooLarge(`${path}.words`, `static layers exceed the limit of ${limits.maxStaticBytes} bytes`);
     m.done();
     const words = new Uint32Array(bin.length / 4);
     new Uint8Array(words.buffer).set(bin);
-    const walked = checkPrimitives(words, new Float32Array(words.buffer), 0, words.length, primCount, channelCount, `${path}.words`);
+    const walked = checkPrimitives(
+      words,
+      new Float32Array(words.buffer),
+      0,
+      words.length,
+      primCount,
+      channelCount,
+      `${path}.words`,
+    );
     if (work !== null) work.units += walked;
     return { name, primCount, words };
   });
@@ -277,8 +305,15 @@ function parseFramesSummary(v: unknown, limits: ReplayLimits, warnings: WarningL
   const m = MapReader.of(v, 'header.frames', warnings);
   const first = asInt(m.req('first'), 'header.frames.first', 0, MAX_FRAME_NUMBER);
   const count = asInt(m.req('count'), 'header.frames.count', 0, limits.maxFrames, true);
-  if (count > 0 && first + count - 1 > MAX_FRAME_NUMBER) corrupt('header.frames.count', `frames past ${MAX_FRAME_NUMBER}`);
-  const words = asInt(m.req('words'), 'header.frames.words', count * HEADER_WORDS, Math.floor(limits.maxFrameBytes / 4), true);
+  if (count > 0 && first + count - 1 > MAX_FRAME_NUMBER)
+    corrupt('header.frames.count', `frames past ${MAX_FRAME_NUMBER}`);
+  const words = asInt(
+    m.req('words'),
+    'header.frames.words',
+    count * HEADER_WORDS,
+    Math.floor(limits.maxFrameBytes / 4),
+    true,
+  );
   const codecName = parseString(m.req('codec'), 'header.frames.codec', limits);
   const codec = REPLAY_CODECS.find((c) => c === codecName);
   if (codec === undefined) corrupt('header.frames.codec', `unknown codec ${JSON.stringify(codecName.slice(0, 64))}`);
@@ -321,7 +356,8 @@ export function loadReplay(bytes: Uint8Array | ArrayBuffer, options: Partial<Loa
     if (e instanceof ReplayError) throw e;
     // Anything else still reaches the caller typed: an allocation the engine refused is TOO_LARGE.
     const message = e instanceof Error ? e.message : String(e);
-    if (e instanceof RangeError && /alloc|length/i.test(message)) throw new ReplayError('TOO_LARGE', `out of memory: ${message}`);
+    if (e instanceof RangeError && /alloc|length/i.test(message))
+      throw new ReplayError('TOO_LARGE', `out of memory: ${message}`);
     throw new ReplayError('CORRUPT', `unexpected failure: ${message}`);
   }
 }
@@ -331,7 +367,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   const limits: ReplayLimits = { ...DEFAULT_REPLAY_LIMITS, ...o.limits };
   const work = o.workCounter;
   const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input;
-  if (!(bytes instanceof Uint8Array)) throw new ReplayError('BAD_INPUT', `expected a Uint8Array or ArrayBuffer, found ${typeName(bytes)}`);
+  if (!(bytes instanceof Uint8Array))
+    throw new ReplayError('BAD_INPUT', `expected a Uint8Array or ArrayBuffer, found ${typeName(bytes)}`);
   if (!HOST_IS_LITTLE_ENDIAN) throw new ReplayError('UNSUPPORTED_PLATFORM', 'replay files need a little-endian host');
   if (bytes.length > limits.maxFileBytes) {
     throw new ReplayError('TOO_LARGE', `${bytes.length} bytes exceed the limit of ${limits.maxFileBytes}`, 'file');
@@ -341,17 +378,29 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   // Magic, then version: checked on raw bytes, before anything is decoded.
   for (let i = 0; i < REPLAY_MAGIC_BYTES.length; i++) {
     if (i >= bytes.length) {
-      const detail = bytes.length === 0 ? 'the file is empty' : `the file ends after ${bytes.length} bytes, inside the RWND signature`;
+      const detail =
+        bytes.length === 0
+          ? 'the file is empty'
+          : `the file ends after ${bytes.length} bytes, inside the RWND signature`;
       throw new ReplayError('TRUNCATED', detail, 'magic');
     }
-    if (bytes[i] !== REPLAY_MAGIC_BYTES[i]) throw new ReplayError('BAD_MAGIC', 'not a rewindable replay (no RWND signature)', 'magic');
+    if (bytes[i] !== REPLAY_MAGIC_BYTES[i])
+      throw new ReplayError('BAD_MAGIC', 'not a rewindable replay (no RWND signature)', 'magic');
   }
   const { version, next } = readVersion(bytes, REPLAY_MAGIC_BYTES.length);
   if (version > REPLAY_FORMAT_VERSION) {
-    throw new ReplayError('NEWER_VERSION', `the file is format version ${version}; this reader knows versions up to ${REPLAY_FORMAT_VERSION}. Update rewindable to open it.`, 'version');
+    throw new ReplayError(
+      'NEWER_VERSION',
+      `the file is format version ${version}; this reader knows versions up to ${REPLAY_FORMAT_VERSION}. Update rewindable to open it.`,
+      'version',
+    );
   }
   if (version < REPLAY_MIN_FORMAT_VERSION) {
-    throw new ReplayError('UNSUPPORTED_VERSION', `format version ${version} is not supported (${REPLAY_MIN_FORMAT_VERSION}..${REPLAY_FORMAT_VERSION} are)`, 'version');
+    throw new ReplayError(
+      'UNSUPPORTED_VERSION',
+      `format version ${version} is not supported (${REPLAY_MIN_FORMAT_VERSION}..${REPLAY_FORMAT_VERSION} are)`,
+      'version',
+    );
   }
 
   // The header map and the frames array.
@@ -401,10 +450,12 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
       xorDeltaHeader(bin, 0, bin.length, vh);
       if (vh.words < 0) corrupt(`frames[${i}]`, 'malformed word count');
       words = vh.words;
-      if (Math.ceil(words / 4) > bin.length - vh.dataAt) corrupt(`frames[${i}]`, `${words} words cannot fit in ${bin.length} bytes`);
+      if (Math.ceil(words / 4) > bin.length - vh.dataAt)
+        corrupt(`frames[${i}]`, `${words} words cannot fit in ${bin.length} bytes`);
       dataAt[i] = vh.dataAt;
     }
-    if (words < HEADER_WORDS) corrupt(`frames[${i}]`, `frame of ${words} words is shorter than its ${HEADER_WORDS}-word header`);
+    if (words < HEADER_WORDS)
+      corrupt(`frames[${i}]`, `frame of ${words} words is shorter than its ${HEADER_WORDS}-word header`);
     total += words;
     if (total > maxWords) tooLarge('frames', `frame data exceeds the limit of ${limits.maxFrameBytes} bytes`);
     frameWords[i] = words;
@@ -460,7 +511,11 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     prevWords = words;
   }
   if (o.verifyChecksum && summary.checksum !== null && checksum !== summary.checksum) {
-    throw new ReplayError('CHECKSUM', `frame data checksum is 0x${checksum.toString(16)}, the header says 0x${summary.checksum.toString(16)}`, 'frames');
+    throw new ReplayError(
+      'CHECKSUM',
+      `frame data checksum is 0x${checksum.toString(16)}, the header says 0x${summary.checksum.toString(16)}`,
+      'frames',
+    );
   }
   // Sparse handles become rows (only now: xor-delta decodes each frame against the previous one's
   // words as stored).

@@ -6,7 +6,12 @@ import { stringProblem } from '../core/validate/rules';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
 import { ReplayError } from './ReplayError';
 import {
-  DEFAULT_REPLAY_LIMITS, HOST_IS_LITTLE_ENDIAN, MAX_FRAME_NUMBER, REPLAY_CODECS, REPLAY_FORMAT_VERSION, REPLAY_MAGIC,
+  DEFAULT_REPLAY_LIMITS,
+  HOST_IS_LITTLE_ENDIAN,
+  MAX_FRAME_NUMBER,
+  REPLAY_CODECS,
+  REPLAY_FORMAT_VERSION,
+  REPLAY_MAGIC,
 } from './replayFormat';
 import type { ReplayCompression } from './replayFormat';
 import { xorDeltaBound, xorDeltaEncode } from './xorDelta';
@@ -159,7 +164,8 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
   }
   if (fields.size > limits.maxInfoFields) badInput('options.fields', `more than ${limits.maxInfoFields} fields`);
   if (!Array.isArray(o.bookmarks)) badInput('options.bookmarks', 'expected an array of { frame, label }');
-  if (o.bookmarks.length > limits.maxBookmarks) badInput('options.bookmarks', `more than ${limits.maxBookmarks} bookmarks`);
+  if (o.bookmarks.length > limits.maxBookmarks)
+    badInput('options.bookmarks', `more than ${limits.maxBookmarks} bookmarks`);
   const bookmarks = o.bookmarks.map((b, i) => {
     const frame = b?.frame;
     if (!(Number.isInteger(frame) && frame >= 0 && frame <= MAX_FRAME_NUMBER)) {
@@ -186,7 +192,8 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     const frame = first + i;
     const at = ring.offsetOf(frame);
     const words = u32[at + H_TOTAL_WORDS];
-    if (words < HEADER_WORDS || words > ring.wordsOf(frame)) badInput(`source.ring[${frame}]`, 'frame size is inconsistent');
+    if (words < HEADER_WORDS || words > ring.wordsOf(frame))
+      badInput(`source.ring[${frame}]`, 'frame size is inconsistent');
     offsets[i] = at;
     lengths[i] = words;
     totalWords += words;
@@ -194,7 +201,8 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     const base = at + HEADER_WORDS;
     for (let k = 0; k < n; k++) {
       const h = u32[base + k] & HANDLE_MASK_;
-      if (h >= referenced.length || table.used[h] === 0) badInput(`source.ring[${frame}]`, `handle ${h} is not in the entity table`);
+      if (h >= referenced.length || table.used[h] === 0)
+        badInput(`source.ring[${frame}]`, `handle ${h} is not in the entity table`);
       referenced[h] = 1;
     }
     checksum = checksumWords(u32, at, words, checksum);

@@ -32,8 +32,14 @@ export function xorDeltaBound(words: number): number {
  * const end = xorDeltaEncode(ring.u32, at, words, ring.u32, prevAt, prevWords, out, 0);
  */
 export function xorDeltaEncode(
-  cur: Uint32Array, curAt: number, words: number, prev: Uint32Array, prevAt: number, prevWords: number,
-  out: Uint8Array, o: number,
+  cur: Uint32Array,
+  curAt: number,
+  words: number,
+  prev: Uint32Array,
+  prevAt: number,
+  prevWords: number,
+  out: Uint8Array,
+  o: number,
 ): number {
   let v = words;
   while (v >= 0x80) {
@@ -114,8 +120,15 @@ export function xorDeltaHeader(src: Uint8Array, start: number, end: number, out:
  * if (!xorDeltaDecode(bin, h.dataAt, bin.length, h.words, prevWords, 0, prevWords.length, dst, 0)) throw new Error('corrupt');
  */
 export function xorDeltaDecode(
-  src: Uint8Array, dataAt: number, end: number, words: number,
-  prev: Uint32Array, prevAt: number, prevWords: number, dst: Uint32Array, dstAt: number,
+  src: Uint8Array,
+  dataAt: number,
+  end: number,
+  words: number,
+  prev: Uint32Array,
+  prevAt: number,
+  prevWords: number,
+  dst: Uint32Array,
+  dstAt: number,
 ): boolean {
   let p = dataAt;
   const shared = Math.min(words, prevWords);

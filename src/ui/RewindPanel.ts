@@ -88,7 +88,10 @@ export class RewindPanel {
   private readonly timer: ReturnType<typeof setInterval> | null;
   private destroyed = false;
 
-  public constructor(public readonly overlay: RewindOverlay, options: Partial<RewindPanelOptions> = {}) {
+  public constructor(
+    public readonly overlay: RewindOverlay,
+    options: Partial<RewindPanelOptions> = {},
+  ) {
     const o: RewindPanelOptions = { ...DEFAULT_REWIND_PANEL_OPTIONS, ...options };
     this.options = Object.freeze(o);
     this.gui = new GUI({ title: o.title, width: o.width, ...(o.container !== null ? { container: o.container } : {}) });
@@ -112,20 +115,38 @@ export class RewindPanel {
     this.statusController = play.add(v, 'status').name('state').disable();
     this.playButton = play.add(commands, 'playPause').name('pause game');
     this.transportRow(play);
-    play.add(v, 'speed', -8, 8, 0.05).name('speed').onChange((s: number) => {
-      // 0 is not a speed (pause is a state): keep the direction, slowest speed.
-      overlay.playback.time.setSpeed(s === 0 ? Math.sign(overlay.playback.time.speed) * 0.05 : s);
-    });
-    play.add(v, 'loop').name('loop').onChange((on: boolean) => overlay.playback.time.setLoop(on));
-    play.add(v, 'interpolate').name('interpolate').onChange((on: boolean) => overlay.setInterpolate(on));
+    play
+      .add(v, 'speed', -8, 8, 0.05)
+      .name('speed')
+      .onChange((s: number) => {
+        // 0 is not a speed (pause is a state): keep the direction, slowest speed.
+        overlay.playback.time.setSpeed(s === 0 ? Math.sign(overlay.playback.time.speed) * 0.05 : s);
+      });
+    play
+      .add(v, 'loop')
+      .name('loop')
+      .onChange((on: boolean) => overlay.playback.time.setLoop(on));
+    play
+      .add(v, 'interpolate')
+      .name('interpolate')
+      .onChange((on: boolean) => overlay.setInterpolate(on));
     this.resumeButton = play.add(commands, 'resume').name(this.withKey('resume game', 'resume'));
 
     this.channelFolder = this.gui.addFolder('Channels');
-    this.channelFolder.add(v, 'bones').name('bones (stick figures)').onChange((on: boolean) => overlay.setShowBones(on));
-    this.channelFolder.add(v, 'onion').name('onion skin & trail (T)').onChange((on: boolean) => overlay.setOnionSkin(on));
+    this.channelFolder
+      .add(v, 'bones')
+      .name('bones (stick figures)')
+      .onChange((on: boolean) => overlay.setShowBones(on));
+    this.channelFolder
+      .add(v, 'onion')
+      .name('onion skin & trail (T)')
+      .onChange((on: boolean) => overlay.setOnionSkin(on));
 
     const cam = this.gui.addFolder('Camera');
-    cam.add(v, 'camera', CAMERA_MODES as CameraMode[]).name(this.withKey('mode', 'cameraMode')).onChange((m: CameraMode) => overlay.setCameraMode(m));
+    cam
+      .add(v, 'camera', CAMERA_MODES as CameraMode[])
+      .name(this.withKey('mode', 'cameraMode'))
+      .onChange((m: CameraMode) => overlay.setCameraMode(m));
     cam.add(commands, 'gameCamera').name(this.withKey('back to game camera', 'gameCamera'));
 
     this.bookmarkFolder = this.gui.addFolder('Bookmarks');
@@ -144,9 +165,10 @@ export class RewindPanel {
     for (const c of this.gui.controllersRecursive()) titleButton(c);
 
     this.unsubscribe = overlay.onChange(() => this.refresh());
-    this.timer = o.readoutIntervalMs > 0
-      ? setInterval(() => this.refreshStatus(), o.readoutIntervalMs) // live too: the frames held grow
-      : null;
+    this.timer =
+      o.readoutIntervalMs > 0
+        ? setInterval(() => this.refreshStatus(), o.readoutIntervalMs) // live too: the frames held grow
+        : null;
     this.refresh();
   }
 
@@ -164,11 +186,13 @@ export class RewindPanel {
     v.camera = o.camera.mode;
     const live = o.state === 'live';
     const empty = live && o.reader.frameCount === 0;
-    this.playButton.name(empty
-      ? 'nothing recorded yet'
-      : live
-        ? this.withKey('pause game', 'togglePlay', true)
-        : this.withKey(o.state === 'playing' ? 'pause' : 'play', 'togglePlay'));
+    this.playButton.name(
+      empty
+        ? 'nothing recorded yet'
+        : live
+          ? this.withKey('pause game', 'togglePlay', true)
+          : this.withKey(o.state === 'playing' ? 'pause' : 'play', 'togglePlay'),
+    );
     titleButton(this.playButton);
     this.playButton.enable(!empty);
     this.resumeButton.enable(!live);
@@ -243,8 +267,10 @@ export class RewindPanel {
   private syncChannels(): void {
     const channels = this.overlay.reader.channels;
     const mask = this.overlay.channelMask;
-    if (this.channelControllers.length !== channels.count ||
-        this.channelControllers.some((c, i) => c.property !== channels.name(i))) {
+    if (
+      this.channelControllers.length !== channels.count ||
+      this.channelControllers.some((c, i) => c.property !== channels.name(i))
+    ) {
       for (const c of this.channelControllers) c.destroy();
       this.channelControllers = [];
       for (const info of channels.list()) {
@@ -274,7 +300,9 @@ export class RewindPanel {
     this.shownBookmarks = list;
     for (const b of this.bookmarkRows) b.destroy();
     this.bookmarkRows = list.map((b) => {
-      const row = this.bookmarkFolder.add({ label: b.label }, 'label').name(`frame ${b.frame}`)
+      const row = this.bookmarkFolder
+        .add({ label: b.label }, 'label')
+        .name(`frame ${b.frame}`)
         .onFinishChange((label: string) => bookmarks.rename(b.id, label.trim()));
       row.domElement.dataset.bookmark = String(b.id);
       const widget = row.domElement.querySelector('.lil-widget') as HTMLElement;

@@ -63,7 +63,9 @@ export async function openPage(
   const url = new URL(path, inject('baseUrl')).href;
   await page.goto(url);
   try {
-    await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, { timeout: 90_000 });
+    await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, {
+      timeout: 90_000,
+    });
   } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
     const shot = resolve(FAILURE_DIR, `open-${label}.png`);
@@ -80,7 +82,11 @@ export async function openPage(
  * Launches a browser on a demo page (`path` relative to the served demo, e.g. 'index.html') and
  * waits for its ready global. `close()` closes the whole browser.
  */
-export async function openDemo(path = 'index.html', ready: ReadyGlobal = '__demo', viewport = { width: 1280, height: 720 }): Promise<DemoPage> {
+export async function openDemo(
+  path = 'index.html',
+  ready: ReadyGlobal = '__demo',
+  viewport = { width: 1280, height: 720 },
+): Promise<DemoPage> {
   const browser = await launchBrowser();
   try {
     const p = await openPage(browser, path, ready, ready.slice(2), viewport);
@@ -104,7 +110,9 @@ export function watchPages(pages: () => ReadonlyArray<DemoPage | undefined>, tes
   beforeEach((ctx) => {
     ctx.onTestFailed(async () => {
       mkdirSync(FAILURE_DIR, { recursive: true });
-      const stem = `${basename(testFile).replace(/\.test\.ts$/, '')}--${ctx.task.name}`.replace(/[^a-z0-9-]+/gi, '-').toLowerCase();
+      const stem = `${basename(testFile).replace(/\.test\.ts$/, '')}--${ctx.task.name}`
+        .replace(/[^a-z0-9-]+/gi, '-')
+        .toLowerCase();
       for (const p of pages()) {
         if (p === undefined || p.page.isClosed()) continue;
         const file = resolve(FAILURE_DIR, `${stem}--${p.label}.png`);
@@ -112,11 +120,13 @@ export function watchPages(pages: () => ReadonlyArray<DemoPage | undefined>, tes
           await p.page.screenshot({ path: file });
           console.error(`e2e: "${ctx.task.name}" failed; screenshot of the ${p.label} page written to ${file}`);
           // Also in the failure report itself, under the assertion's message.
-          for (const e of ctx.task.result?.errors ?? []) e.message = `${e.message}\n[e2e] screenshot of the ${p.label} page: ${file}`;
+          for (const e of ctx.task.result?.errors ?? [])
+            e.message = `${e.message}\n[e2e] screenshot of the ${p.label} page: ${file}`;
         } catch {
           console.error(`e2e: "${ctx.task.name}" failed; the ${p.label} page could not be captured`);
         }
-        if (p.errors.length > 0) console.error(`e2e: errors printed by the ${p.label} page:\n  ${p.errors.join('\n  ')}`);
+        if (p.errors.length > 0)
+          console.error(`e2e: errors printed by the ${p.label} page:\n  ${p.errors.join('\n  ')}`);
       }
     });
   });
@@ -145,10 +155,15 @@ export function need<T>(value: T | undefined, what: string): T {
 /** Waits until the recorder holds at least `frames` frames. */
 export async function waitForFrames(page: Page, frames: number, timeout = 150_000): Promise<void> {
   try {
-    await page.waitForFunction((n) => (window as unknown as E2EWindow).__demo.stats().frames >= n, frames, { timeout, polling: 250 });
+    await page.waitForFunction((n) => (window as unknown as E2EWindow).__demo.stats().frames >= n, frames, {
+      timeout,
+      polling: 250,
+    });
   } catch (err) {
     const held = await page.evaluate(() => (window as unknown as E2EWindow).__demo.stats().frames).catch(() => NaN);
-    throw new Error(`e2e: expected the demo to record ≥ ${frames} frames within ${timeout / 1000} s, it holds ${held}: ${String(err)}`);
+    throw new Error(
+      `e2e: expected the demo to record ≥ ${frames} frames within ${timeout / 1000} s, it holds ${held}: ${String(err)}`,
+    );
   }
 }
 

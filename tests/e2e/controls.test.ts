@@ -54,8 +54,13 @@ async function now(): Promise<Now> {
     const o = (window as unknown as E2EWindow).__demo.overlay;
     const t = o.playback.time;
     return {
-      position: t.position, state: o.state, paused: o.isPaused, speed: t.speed, mask: o.channelMask,
-      oldest: o.reader.oldestFrame, newest: o.reader.newestFrame,
+      position: t.position,
+      state: o.state,
+      paused: o.isPaused,
+      speed: t.speed,
+      mask: o.channelMask,
+      oldest: o.reader.oldestFrame,
+      newest: o.reader.newestFrame,
       bookmarks: o.playback.bookmarks.list().map((b) => ({ id: b.id, frame: b.frame, label: b.label })),
       info: o.info.text.text,
     };
@@ -75,13 +80,20 @@ async function press(key: string): Promise<void> {
 const panel = (): Locator => page().locator('.rewindable-panel');
 /** A panel button whose label starts with `start` (its text, or its title for the transport row's glyphs). */
 const button = (start: string): Locator =>
-  panel().locator('.lil-controller button').filter({ hasText: new RegExp(`^\\s*${escape(start)}`) })
-    .or(panel().locator(`.lil-controller button[title^="${start}"]`)).first();
+  panel()
+    .locator('.lil-controller button')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(start)}`) })
+    .or(panel().locator(`.lil-controller button[title^="${start}"]`))
+    .first();
 /** The input of the panel control named `name` (optionally followed by its key, "ai (1)"). */
 const control = (name: string): Locator =>
-  panel().locator('.lil-controller').filter({ has: page().locator('.lil-name', { hasText: new RegExp(`^${escape(name)}( \\(.+\\))?$`) }) }).locator('input').first();
+  panel()
+    .locator('.lil-controller')
+    .filter({ has: page().locator('.lil-name', { hasText: new RegExp(`^${escapeRegExp(name)}( \\(.+\\))?$`) }) })
+    .locator('input')
+    .first();
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -134,8 +146,10 @@ test('keys keep working after clicking a panel checkbox or button, and Space doe
   await ticks(page(), 1);
   const after = await now();
   expect(await label.inputValue(), 'the text field got the keys').toBe('b,');
-  expect({ bookmarks: after.bookmarks.length, position: after.position }, 'keys typed into a text field are not commands')
-    .toEqual({ bookmarks: before.bookmarks.length, position: before.position });
+  expect(
+    { bookmarks: after.bookmarks.length, position: after.position },
+    'keys typed into a text field are not commands',
+  ).toEqual({ bookmarks: before.bookmarks.length, position: before.position });
   await label.fill('');
   // Esc from a panel button (not typing) resumes.
   await button('step −1').click();
@@ -155,7 +169,8 @@ test('the wheel over the paused game zooms the camera, without the passive-liste
     document.body.append(tall);
     window.scrollTo(0, 0);
   });
-  const zoom = (): Promise<number> => page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.camera.current[3]);
+  const zoom = (): Promise<number> =>
+    page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.camera.current[3]);
   const z0 = await zoom();
   const linesBefore = consoleLines.length;
   await page().mouse.move(400, 260);
@@ -172,7 +187,10 @@ test('the wheel over the paused game zooms the camera, without the passive-liste
     document.body.style.overflow = '';
   });
   expect(z1, 'the wheel zoomed in').toBeGreaterThan(z0);
-  expect(consoleLines.slice(linesBefore).filter((l) => /passive/i.test(l)), 'console messages about passive listeners').toEqual([]);
+  expect(
+    consoleLines.slice(linesBefore).filter((l) => /passive/i.test(l)),
+    'console messages about passive listeners',
+  ).toEqual([]);
   expect(scrolled, 'the host page did not scroll').toBe(0);
   await press('g');
 });
@@ -196,10 +214,14 @@ test('the selection readout follows the camera mode; the HUD says the replay is 
   // The demo's HUD while the replay plays.
   await press('Space');
   expect((await now()).state).toBe('playing');
-  await page().waitForFunction(() => {
-    const t = document.querySelector('#hud [data-id="status"]')?.textContent ?? '';
-    return /playing/i.test(t);
-  }, undefined, { timeout: 20_000, polling: 100 });
+  await page().waitForFunction(
+    () => {
+      const t = document.querySelector('#hud [data-id="status"]')?.textContent ?? '';
+      return /playing/i.test(t);
+    },
+    undefined,
+    { timeout: 20_000, polling: 100 },
+  );
   const status = await page().locator('#hud [data-id="status"]').textContent();
   expect(status, 'the HUD while the replay plays').not.toMatch(/PAUSED/);
   await press('k');
@@ -209,9 +231,18 @@ test('the selection readout follows the camera mode; the HUD says the replay is 
   await press('b');
   const added = (await now()).bookmarks.find((b) => b.frame === f);
   expect(added, `a bookmark at frame ${f}`).toBeDefined();
-  const rows = await panel().locator('.lil-controller').evaluateAll((els, frame) => els
-    .map((e) => `${e.textContent ?? ''} ${[...e.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value).join(' ')}`)
-    .filter((t) => new RegExp(`\\b${frame}\\b`).test(t)), f);
+  const rows = await panel()
+    .locator('.lil-controller')
+    .evaluateAll(
+      (els, frame) =>
+        els
+          .map(
+            (e) =>
+              `${e.textContent ?? ''} ${[...e.querySelectorAll('input')].map((i) => (i as HTMLInputElement).value).join(' ')}`,
+          )
+          .filter((t) => new RegExp(`\\b${frame}\\b`).test(t)),
+      f,
+    );
   expect(rows.length, `panel rows naming frame ${f}: ${JSON.stringify(rows)}`).toBeGreaterThan(0);
   for (const r of rows) expect(r.match(new RegExp(`\\b${f}\\b`, 'g'))?.length, `"${r}" names the frame once`).toBe(1);
 });
@@ -230,7 +261,10 @@ test('bookmarks are renamed and deleted from the panel', async () => {
   expect((await now()).position, 'the row jumps to its frame').toBe(b!.frame);
   await row.locator('[data-action="delete"]').click();
   await ticks(page(), 1);
-  expect((await now()).bookmarks.find((x) => x.id === b!.id), 'deleted').toBeUndefined();
+  expect(
+    (await now()).bookmarks.find((x) => x.id === b!.id),
+    'deleted',
+  ).toBeUndefined();
   expect(await panel().locator(`[data-bookmark="${b!.id}"]`).count(), 'its row is gone').toBe(0);
 });
 
@@ -266,8 +300,14 @@ test('J/K/L shuttle: L plays forwards and doubles, J backwards and doubles, K st
   }
   await press('k');
   expect(speeds).toEqual([
-    ['l', 'playing', 1], ['l', 'playing', 2], ['l', 'playing', 4], ['k', 'paused', 4],
-    ['j', 'playing', -1], ['j', 'playing', -2], ['k', 'paused', -2], ['l', 'playing', 1],
+    ['l', 'playing', 1],
+    ['l', 'playing', 2],
+    ['l', 'playing', 4],
+    ['k', 'paused', 4],
+    ['j', 'playing', -1],
+    ['j', 'playing', -2],
+    ['k', 'paused', -2],
+    ['l', 'playing', 1],
   ]);
 });
 
@@ -281,18 +321,21 @@ test('↑/↓ jump to the previous/next marker', async () => {
     o.update(0);
   }, f);
   await seek(f);
-  const expected = await page().evaluate(([fr, kinds]) => {
-    const m = (window as unknown as E2EWindow).__demo.overlay.playback.markers;
-    let next = Infinity;
-    let prev = -Infinity;
-    for (let i = 0; i < m.count; i++) {
-      if (!(kinds as number[]).includes(m.kinds[i])) continue;
-      const x = m.frames[i];
-      if (x > (fr as number) && x < next) next = x;
-      if (x < (fr as number) && x > prev) prev = x;
-    }
-    return { next, prev };
-  }, [f, JUMP_KINDS] as const);
+  const expected = await page().evaluate(
+    ([fr, kinds]) => {
+      const m = (window as unknown as E2EWindow).__demo.overlay.playback.markers;
+      let next = Infinity;
+      let prev = -Infinity;
+      for (let i = 0; i < m.count; i++) {
+        if (!(kinds as number[]).includes(m.kinds[i])) continue;
+        const x = m.frames[i];
+        if (x > (fr as number) && x < next) next = x;
+        if (x < (fr as number) && x > prev) prev = x;
+      }
+      return { next, prev };
+    },
+    [f, JUMP_KINDS] as const,
+  );
   expect(expected.next).toBeLessThanOrEqual(f + 5);
   expect(expected.prev).toBeGreaterThanOrEqual(f - 6);
   await press('ArrowDown');
@@ -331,6 +374,9 @@ test('the help (H) lists the new keys; loading a replay clears the selection rea
   expect(out.threw).toBe(false);
   await ticks(page(), 2);
   const s = await now();
-  expect({ info: s.info, selected: await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.selected) }).toEqual({ info: '', selected: -1 });
+  expect({
+    info: s.info,
+    selected: await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.selected),
+  }).toEqual({ info: '', selected: -1 });
   await press('Escape');
 });

@@ -41,16 +41,31 @@ function page(): DemoPage['page'] {
 }
 
 function paused(): { newest: number; viewed: number; snapshot: GameSnapshot } {
-  if (atPause === undefined || viewed < 0) throw new Error('e2e: the game was not paused by the "pauses" test, which must run (and pass) first');
+  if (atPause === undefined || viewed < 0)
+    throw new Error('e2e: the game was not paused by the "pauses" test, which must run (and pass) first');
   return { newest: newestAtPause, viewed, snapshot: atPause };
 }
 
 /** Where the playhead is and what state the overlay is in. */
-async function playhead(): Promise<{ position: number; state: string; paused: boolean; gamePaused: boolean; source: string; speed: number }> {
+async function playhead(): Promise<{
+  position: number;
+  state: string;
+  paused: boolean;
+  gamePaused: boolean;
+  source: string;
+  speed: number;
+}> {
   return page().evaluate(() => {
     const d = (window as unknown as E2EWindow).__demo;
     const o = d.overlay;
-    return { position: o.playback.time.position, state: o.state, paused: o.isPaused, gamePaused: d.hooks.isPaused(), source: o.source, speed: o.playback.time.speed };
+    return {
+      position: o.playback.time.position,
+      state: o.state,
+      paused: o.isPaused,
+      gamePaused: d.hooks.isPaused(),
+      source: o.source,
+      speed: o.playback.time.speed,
+    };
   });
 }
 
@@ -63,7 +78,10 @@ async function expectShownAsRecorded(frame: number, minLive: number, what: strin
   const pos = (await playhead()).position;
   expect(pos, `${what}: the playhead should be on frame ${frame}`).toBe(frame);
   const r = await page().evaluate(demoShownVsRecorded, frame);
-  expect(r.bad, `${what}: displayed vs recorded transforms at frame ${frame} (${r.live} live, ${r.recreated} re-created checked)`).toEqual([]);
+  expect(
+    r.bad,
+    `${what}: displayed vs recorded transforms at frame ${frame} (${r.live} live, ${r.recreated} re-created checked)`,
+  ).toEqual([]);
   expect(r.live, `${what}: live entities checked at frame ${frame}`).toBeGreaterThanOrEqual(minLive);
 }
 
@@ -84,23 +102,47 @@ test('plays live: the game steps, records every step and shows the newest frame'
     for (const kind of d.kinds) {
       const game = [...d.ids(kind)].sort((a, b) => a - b);
       const shown = [...d.displayedIds(kind)].sort((a, b) => a - b);
-      if (game.join() !== shown.join()) viewMismatch.push(`${kind}: game ids [${game.join()}] vs displayed [${shown.join()}]`);
+      if (game.join() !== shown.join())
+        viewMismatch.push(`${kind}: game ids [${game.join()}] vs displayed [${shown.join()}]`);
       for (const id of game) {
         const t = d.transform(id);
         const rec = d.recordedAt(id, s.newestFrame);
         if (t === null || rec === null) {
-          bad.push(`${kind} ${id}: display ${t === null ? 'missing' : 'ok'}, recordedAt(newest) ${rec === null ? 'null' : 'ok'}`);
+          bad.push(
+            `${kind} ${id}: display ${t === null ? 'missing' : 'ok'}, recordedAt(newest) ${rec === null ? 'null' : 'ok'}`,
+          );
           continue;
         }
         checked++;
-        if (Math.fround(t.x) !== rec.x || Math.fround(t.y) !== rec.y || !(gap(t.rotation, rec.angle) <= 5e-3) || !t.visible) {
-          bad.push(`${kind} ${id}: shown (${t.x}, ${t.y}, ${t.rotation}, visible ${t.visible}) vs recorded (${rec.x}, ${rec.y}, ${rec.angle})`);
+        if (
+          Math.fround(t.x) !== rec.x ||
+          Math.fround(t.y) !== rec.y ||
+          !(gap(t.rotation, rec.angle) <= 5e-3) ||
+          !t.visible
+        ) {
+          bad.push(
+            `${kind} ${id}: shown (${t.x}, ${t.y}, ${t.rotation}, visible ${t.visible}) vs recorded (${rec.x}, ${rec.y}, ${rec.angle})`,
+          );
         }
       }
     }
-    return { s, state: o.state, paused: o.isPaused, source: o.source, gamePaused: d.hooks.isPaused(), bad, viewMismatch, checked };
+    return {
+      s,
+      state: o.state,
+      paused: o.isPaused,
+      source: o.source,
+      gamePaused: d.hooks.isPaused(),
+      bad,
+      viewMismatch,
+      checked,
+    };
   });
-  expect({ state: r.state, paused: r.paused, source: r.source, gamePaused: r.gamePaused }).toEqual({ state: 'live', paused: false, source: 'live', gamePaused: false });
+  expect({ state: r.state, paused: r.paused, source: r.source, gamePaused: r.gamePaused }).toEqual({
+    state: 'live',
+    paused: false,
+    source: 'live',
+    gamePaused: false,
+  });
   expect(r.s.steps, 'the game keeps stepping while live').toBeGreaterThan(before.steps);
   expect(r.s.newestFrame, 'one recorded frame per step').toBeGreaterThan(before.newestFrame);
   expect(r.s.newestFrame - before.newestFrame, 'frames recorded vs steps taken').toBe(r.s.steps - before.steps);
@@ -112,13 +154,20 @@ test('plays live: the game steps, records every step and shows the newest frame'
 test('pauses, and seeking back 120 frames shows every entity at its recorded transform', async () => {
   atPause = await page().evaluate(demoSnapshot, 'pause' as const);
   const st = await playhead();
-  expect({ state: st.state, paused: st.paused, gamePaused: st.gamePaused }, 'right after overlay.pause()').toEqual({ state: 'paused', paused: true, gamePaused: true });
+  expect({ state: st.state, paused: st.paused, gamePaused: st.gamePaused }, 'right after overlay.pause()').toEqual({
+    state: 'paused',
+    paused: true,
+    gamePaused: true,
+  });
   expect(st.position, 'pausing shows the newest frame').toBe(atPause.newestFrame);
   newestAtPause = atPause.newestFrame;
 
   await ticks(page(), 4);
   const s = await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats());
-  expect({ steps: s.steps, frames: s.frames, newestFrame: s.newestFrame }, 'a paused game neither steps nor records').toEqual({
+  expect(
+    { steps: s.steps, frames: s.frames, newestFrame: s.newestFrame },
+    'a paused game neither steps nor records',
+  ).toEqual({
     steps: atPause.steps,
     frames: atPause.frames,
     newestFrame: atPause.newestFrame,
@@ -132,18 +181,33 @@ test('pauses, and seeking back 120 frames shows every entity at its recorded tra
 test('steps ±1 and ±10 frames (API and keys), showing each frame as recorded', async () => {
   const { viewed: f } = paused();
   await seek(f);
-  const apiSteps: Array<[number, number]> = [[1, f + 1], [-1, f], [10, f + 10], [-10, f]];
+  const apiSteps: Array<[number, number]> = [
+    [1, f + 1],
+    [-1, f],
+    [10, f + 10],
+    [-10, f],
+  ];
   for (const [n, to] of apiSteps) {
     await page().evaluate((k) => (window as unknown as E2EWindow).__demo.overlay.playback.time.step(k), n);
     await ticks(page(), 2);
     await expectShownAsRecorded(to, 20, `after step(${n})`);
   }
-  const keySteps: Array<[string, number]> = [['ArrowRight', f + 1], ['ArrowLeft', f], ['Shift+ArrowRight', f + 10], ['Period', f + 11], ['Shift+ArrowLeft', f + 1], ['Comma', f]];
+  const keySteps: Array<[string, number]> = [
+    ['ArrowRight', f + 1],
+    ['ArrowLeft', f],
+    ['Shift+ArrowRight', f + 10],
+    ['Period', f + 11],
+    ['Shift+ArrowLeft', f + 1],
+    ['Comma', f],
+  ];
   for (const [key, to] of keySteps) {
     await page().keyboard.press(key);
     await ticks(page(), 2);
     const st = await playhead();
-    expect({ position: st.position, state: st.state }, `after pressing ${key}`).toEqual({ position: to, state: 'paused' });
+    expect({ position: st.position, state: st.state }, `after pressing ${key}`).toEqual({
+      position: to,
+      state: 'paused',
+    });
   }
   await expectShownAsRecorded(f, 20, 'after the key steps');
 });
@@ -153,12 +217,18 @@ test('plays in reverse: the playhead moves back every tick', async () => {
   const run = await page().evaluate(playAndMeasure, { hook: '__demo' as const, from: f + 60, speed: -1, ticks: 6 });
   expect({ state: run.state, speed: run.speed }, 'while playing in reverse').toEqual({ state: 'playing', speed: -1 });
   for (let i = 1; i < run.positions.length; i++) {
-    expect(run.positions[i], `reverse: position after tick ${i} vs tick ${i - 1} (positions ${run.positions.join(', ')})`).toBeLessThan(run.positions[i - 1]);
+    expect(
+      run.positions[i],
+      `reverse: position after tick ${i} vs tick ${i - 1} (positions ${run.positions.join(', ')})`,
+    ).toBeLessThan(run.positions[i - 1]);
   }
   expect(run.positions[run.positions.length - 1], 'reverse play ends before where it started').toBeLessThan(f + 60);
   // Moved back by about the real time the ticks took, in recorded seconds (1×).
   const rate = run.recordedSeconds / run.realSeconds;
-  expect(rate, `reverse 1×: ${run.recordedSeconds.toFixed(3)} recorded s in ${run.realSeconds.toFixed(3)} real s`).toBeGreaterThan(0.7);
+  expect(
+    rate,
+    `reverse 1×: ${run.recordedSeconds.toFixed(3)} recorded s in ${run.realSeconds.toFixed(3)} real s`,
+  ).toBeGreaterThan(0.7);
   expect(rate).toBeLessThan(1.3);
   expect((await playhead()).state, 'paused again after the run').toBe('paused');
   await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.playback.time.setSpeed(1));
@@ -172,7 +242,10 @@ test('plays at 0.25×: forward, about a quarter as fast as 1× in recorded time'
   for (const run of [full, quarter]) {
     expect(run.state).toBe('playing');
     for (let i = 1; i < run.positions.length; i++) {
-      expect(run.positions[i], `speed ${run.speed}: the playhead moves forward (positions ${run.positions.join(', ')})`).toBeGreaterThan(run.positions[i - 1]);
+      expect(
+        run.positions[i],
+        `speed ${run.speed}: the playhead moves forward (positions ${run.positions.join(', ')})`,
+      ).toBeGreaterThan(run.positions[i - 1]);
     }
   }
   const rateFull = full.recordedSeconds / full.realSeconds;
@@ -195,14 +268,20 @@ test('toggling a channel off and on changes the pixels and brings them back', as
     return page().evaluate(() => (window as unknown as E2EWindow).__demo.canvasChecksum());
   };
   const setChannel = (c: number, on: boolean): Promise<number> =>
-    page().evaluate(([ch, v]) => {
-      const o = (window as unknown as E2EWindow).__demo.overlay;
-      o.setChannel(ch as number, v as boolean);
-      return o.channelMask;
-    }, [c, on] as const);
+    page().evaluate(
+      ([ch, v]) => {
+        const o = (window as unknown as E2EWindow).__demo.overlay;
+        o.setChannel(ch as number, v as boolean);
+        return o.channelMask;
+      },
+      [c, on] as const,
+    );
   await setChannel(AI, true);
   await setChannel(PHYSICS, true);
-  for (const [c, name] of [[AI, 'ai'], [PHYSICS, 'physics']] as const) {
+  for (const [c, name] of [
+    [AI, 'ai'],
+    [PHYSICS, 'physics'],
+  ] as const) {
     const on = await checksum();
     const maskOff = await setChannel(c, false);
     expect(maskOff & (1 << c), `${name} bit of the channel mask after setChannel(off)`).toBe(0);
@@ -224,7 +303,11 @@ test('a despawned entity is re-created where it was alive; one spawned later is 
     const later = lts.filter((l) => l.existsAtNewest);
     const gone = lts
       .filter((l) => !l.existsAtNewest && l.last < r.newestFrame && l.first >= r.oldestFrame)
-      .sort((a, b) => (a.kind === 'projectile' ? 0 : 1) - (b.kind === 'projectile' ? 0 : 1) || b.last - b.first - (a.last - a.first));
+      .sort(
+        (a, b) =>
+          (a.kind === 'projectile' ? 0 : 1) - (b.kind === 'projectile' ? 0 : 1) ||
+          b.last - b.first - (a.last - a.first),
+      );
     // Prefer the middle of its life; its first frame leaves the most room for later spawns.
     for (const g of gone) {
       for (const frame of [Math.floor((g.first + g.last) / 2), g.first]) {
@@ -232,10 +315,22 @@ test('a despawned entity is re-created where it was alive; one spawned later is 
         if (l !== undefined) return { frame, gone: g, later: l, kinds: [...new Set(lts.map((x) => x.kind))].join() };
       }
     }
-    return { frame: -1, gone: null, later: null, kinds: `${gone.length} despawned, ${later.length} live; kinds ${[...new Set(lts.map((x) => x.kind))].join()}` };
+    return {
+      frame: -1,
+      gone: null,
+      later: null,
+      kinds: `${gone.length} despawned, ${later.length} live; kinds ${[...new Set(lts.map((x) => x.kind))].join()}`,
+    };
   });
-  expect(pick.gone, `the recording needs a despawned entity and a later-spawned live one (${pick.kinds})`).not.toBeNull();
-  const { frame, gone, later } = pick as { frame: number; gone: NonNullable<typeof pick.gone>; later: NonNullable<typeof pick.later> };
+  expect(
+    pick.gone,
+    `the recording needs a despawned entity and a later-spawned live one (${pick.kinds})`,
+  ).not.toBeNull();
+  const { frame, gone, later } = pick as {
+    frame: number;
+    gone: NonNullable<typeof pick.gone>;
+    later: NonNullable<typeof pick.later>;
+  };
   await seek(frame);
   const seen = await page().evaluate(
     ([f, g, l]) => {
@@ -265,7 +360,8 @@ test('a despawned entity is re-created where it was alive; one spawned later is 
 test('H shows the key help and hides it again', async () => {
   paused();
   await seek(viewed + 60);
-  const helpShown = (): Promise<boolean> => page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.help.root.visible);
+  const helpShown = (): Promise<boolean> =>
+    page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.help.root.visible);
   expect(await helpShown(), 'help before H').toBe(false);
   await page().keyboard.press('h');
   await ticks(page(), 2);
@@ -279,7 +375,10 @@ test('resumes: every display is exactly as at the pause, nothing vanished, and t
   const { snapshot } = paused();
   const after = await page().evaluate(demoSnapshot, 'resume' as const);
   const st = await playhead();
-  expect({ state: st.state, paused: st.paused, gamePaused: st.gamePaused, source: st.source }, 'after overlay.resume()').toEqual({
+  expect(
+    { state: st.state, paused: st.paused, gamePaused: st.gamePaused, source: st.source },
+    'after overlay.resume()',
+  ).toEqual({
     state: 'live',
     paused: false,
     gamePaused: false,
@@ -287,17 +386,29 @@ test('resumes: every display is exactly as at the pause, nothing vanished, and t
   });
   const vanished = Object.keys(snapshot.displays).filter((id) => !(id in after.displays));
   const appeared = Object.keys(after.displays).filter((id) => !(id in snapshot.displays));
-  expect({ vanished, appeared }, 'entity displays right after resume vs at the pause').toEqual({ vanished: [], appeared: [] });
+  expect({ vanished, appeared }, 'entity displays right after resume vs at the pause').toEqual({
+    vanished: [],
+    appeared: [],
+  });
   const moved: string[] = [];
   for (const [id, was] of Object.entries(snapshot.displays)) {
     const now = after.displays[id];
-    if (!Object.is(now.x, was.x) || !Object.is(now.y, was.y) || !Object.is(now.rotation, was.rotation) || now.visible !== was.visible || now.tint !== was.tint) {
+    if (
+      !Object.is(now.x, was.x) ||
+      !Object.is(now.y, was.y) ||
+      !Object.is(now.rotation, was.rotation) ||
+      now.visible !== was.visible ||
+      now.tint !== was.tint
+    ) {
       moved.push(`${was.kind} ${id}: at pause ${JSON.stringify(was)}, after resume ${JSON.stringify(now)}`);
     }
   }
   expect(moved, 'entity displays changed between the pause and the resume').toEqual([]);
   expect(after.world, 'the world (camera) transform is restored').toEqual(snapshot.world);
-  expect({ steps: after.steps, frames: after.frames, newestFrame: after.newestFrame }, 'the game clock at resume').toEqual({
+  expect(
+    { steps: after.steps, frames: after.frames, newestFrame: after.newestFrame },
+    'the game clock at resume',
+  ).toEqual({
     steps: snapshot.steps,
     frames: snapshot.frames,
     newestFrame: snapshot.newestFrame,
@@ -318,12 +429,15 @@ test('resumes: every display is exactly as at the pause, nothing vanished, and t
 test('keys: Space stays with the game while live, P pauses, Space plays the replay, Esc resumes', async () => {
   await page().keyboard.press('Space');
   await ticks(page(), 2);
-  expect((await playhead()).state, 'Space while live is the game\'s jump, not a pause').toBe('live');
+  expect((await playhead()).state, "Space while live is the game's jump, not a pause").toBe('live');
 
   await page().keyboard.press('p');
   await ticks(page(), 2);
   let st = await playhead();
-  expect({ state: st.state, gamePaused: st.gamePaused }, 'after pressing P').toEqual({ state: 'paused', gamePaused: true });
+  expect({ state: st.state, gamePaused: st.gamePaused }, 'after pressing P').toEqual({
+    state: 'paused',
+    gamePaused: true,
+  });
   const steps = (await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats())).steps;
 
   await page().keyboard.press('Space');
@@ -333,11 +447,20 @@ test('keys: Space stays with the game while live, P pauses, Space plays the repl
   await page().keyboard.press('Space');
   await ticks(page(), 1);
   expect((await playhead()).state, 'after pressing Space again').toBe('paused');
-  expect((await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats())).steps, 'the game does not step while the replay plays').toBe(steps);
+  expect(
+    (await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats())).steps,
+    'the game does not step while the replay plays',
+  ).toBe(steps);
 
   await page().keyboard.press('Escape');
   await ticks(page(), 4);
   st = await playhead();
-  expect({ state: st.state, gamePaused: st.gamePaused }, 'after pressing Esc').toEqual({ state: 'live', gamePaused: false });
-  expect((await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats())).steps, 'the game steps again after Esc').toBeGreaterThan(steps);
+  expect({ state: st.state, gamePaused: st.gamePaused }, 'after pressing Esc').toEqual({
+    state: 'live',
+    gamePaused: false,
+  });
+  expect(
+    (await page().evaluate(() => (window as unknown as E2EWindow).__demo.stats())).steps,
+    'the game steps again after Esc',
+  ).toBeGreaterThan(steps);
 });

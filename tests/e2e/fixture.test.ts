@@ -76,7 +76,9 @@ function badlyShown(shown: ShownEntity[]): string[] {
     if (e.looksLike !== e.kind) bad.push(`${what} is shown by a ${e.looksLike} object`);
     if (!e.visible) bad.push(`${what} is hidden`);
     if (!(Math.abs(e.worldX - e.x) < 0.01 && Math.abs(e.worldY - e.y) < 0.01)) {
-      bad.push(`${what} is shown at (${e.worldX.toFixed(2)}, ${e.worldY.toFixed(2)}) in world space, recorded at (${e.x.toFixed(2)}, ${e.y.toFixed(2)})`);
+      bad.push(
+        `${what} is shown at (${e.worldX.toFixed(2)}, ${e.worldY.toFixed(2)}) in world space, recorded at (${e.x.toFixed(2)}, ${e.y.toFixed(2)})`,
+      );
     }
     const other = owner.get(e.object);
     if (other !== undefined) bad.push(`${what} and entity ${other} are shown by the same display object`);
@@ -99,11 +101,21 @@ test('the title screen suspends the overlay: nothing is recorded and the pause k
 
 test('plays: waves on the tween clock, slimes on Ticker.shared, pooled lives reused', async () => {
   await press('Enter');
-  await page().waitForFunction((n) => (window as unknown as FixtureWindow).__fixture.recorder.reader.frameCount >= n, LIVE_FRAMES, { timeout: 150_000, polling: 250 });
+  await page().waitForFunction(
+    (n) => (window as unknown as FixtureWindow).__fixture.recorder.reader.frameCount >= n,
+    LIVE_FRAMES,
+    { timeout: 150_000, polling: 250 },
+  );
   const r = await page().evaluate(() => {
     const f = (window as unknown as FixtureWindow).__fixture;
     const a = f.game.arena;
-    return { screen: f.game.screen, wave: f.game.waveNumber(), lives: a.nextId, alive: a.byId.size, slimes: a.slimes.length };
+    return {
+      screen: f.game.screen,
+      wave: f.game.waveNumber(),
+      lives: a.nextId,
+      alive: a.byId.size,
+      slimes: a.slimes.length,
+    };
   });
   expect(r.screen).toBe('play');
   expect(r.wave, 'waves started by the level timeline').toBeGreaterThanOrEqual(2);
@@ -125,7 +137,9 @@ test('pausing stops everything: no tween, animated sprite, timer or game value m
   await fixtureTicks(page(), 45);
   const p2 = await page().evaluate(() => (window as unknown as FixtureWindow).__fixture.snapshot());
   expect(differences(p1, p2), 'what changed over 45 ticks while paused on one frame').toEqual([]);
-  expect(await page().evaluate(() => (window as unknown as FixtureWindow).__fixture.recorder.reader.newestFrame)).toBe(newestAtPause);
+  expect(await page().evaluate(() => (window as unknown as FixtureWindow).__fixture.recorder.reader.newestFrame)).toBe(
+    newestAtPause,
+  );
 });
 
 test('records every entity in world-container space, nested ones (crates on the raft) too, and shows it there', async () => {
@@ -219,10 +233,10 @@ test('after heavy use with a resize while paused, resuming restores every displa
     return { snap: f.snapshot(), paused: f.overlay.isPaused, layout: f.layoutEntries(size.width, size.height) };
   }, RESIZED);
   expect(r.paused, 'Esc resumed the game').toBe(false);
-  expect(differences(at, r.snap, r.layout), 'at resume vs at pause (the resize\'s layout expected)').toEqual([]);
+  expect(differences(at, r.snap, r.layout), "at resume vs at pause (the resize's layout expected)").toEqual([]);
 });
 
-test('records the game\'s own time and step, also below 10 fps (not the ticker\'s capped step)', async () => {
+test("records the game's own time and step, also below 10 fps (not the ticker's capped step)", async () => {
   const r = await page().evaluate(async () => {
     const f = (window as unknown as FixtureWindow).__fixture;
     // Five slow frames (160 ms of work each): pixi's deltaMS is capped at 100 ms, the game's clock is not.
@@ -230,7 +244,9 @@ test('records the game\'s own time and step, also below 10 fps (not the ticker\'
     const stall = (): void => {
       if (slow-- <= 0) return;
       const until = performance.now() + 160;
-      while (performance.now() < until) { /* a slow frame */ }
+      while (performance.now() < until) {
+        /* a slow frame */
+      }
     };
     f.app.ticker.add(stall, undefined, 100);
     await f.ticks(8);
@@ -239,11 +255,18 @@ test('records the game\'s own time and step, also below 10 fps (not the ticker\'
     const n = reader.newestFrame;
     const dts: number[] = [];
     for (let k = n - 7; k <= n; k++) dts.push(reader.dtOf(k));
-    return { time: reader.timeOf(n), gameTime: f.game.time, dt: reader.dtOf(n), gameDt: f.game.dt, dts, max: Math.max(...dts) };
+    return {
+      time: reader.timeOf(n),
+      gameTime: f.game.time,
+      dt: reader.dtOf(n),
+      gameDt: f.game.dt,
+      dts,
+      max: Math.max(...dts),
+    };
   });
   expect(r.max, `recorded steps ${r.dts.join(', ')}`).toBeGreaterThan(0.15);
-  expect(r.time, 'recorded time of the newest frame vs the game\'s clock').toBe(r.gameTime);
-  expect(r.dt, 'recorded step of the newest frame vs the game\'s (stored as float32)').toBe(Math.fround(r.gameDt));
+  expect(r.time, "recorded time of the newest frame vs the game's clock").toBe(r.gameTime);
+  expect(r.dt, "recorded step of the newest frame vs the game's (stored as float32)").toBe(Math.fround(r.gameDt));
 });
 
 test('the game-over and title screens suspend the overlay; play resumes recording', async () => {
@@ -255,7 +278,10 @@ test('the game-over and title screens suspend the overlay; play resumes recordin
   expect(await frames(), 'frames recorded on the game-over screen').toBe(before);
   await press(' ');
   await fixtureTicks(p, 2);
-  expect(await p.evaluate(() => (window as unknown as FixtureWindow).__fixture.overlay.isPaused), 'paused by the key on the game-over screen').toBe(false);
+  expect(
+    await p.evaluate(() => (window as unknown as FixtureWindow).__fixture.overlay.isPaused),
+    'paused by the key on the game-over screen',
+  ).toBe(false);
   await press('Enter');
   await fixtureTicks(p, 10);
   expect(await p.evaluate(() => (window as unknown as FixtureWindow).__fixture.game.screen)).toBe('title');
@@ -265,7 +291,10 @@ test('the game-over and title screens suspend the overlay; play resumes recordin
   expect(await frames(), 'frames recorded once play started again').toBeGreaterThan(before);
   await press(' ');
   await fixtureTicks(p, 2);
-  expect(await p.evaluate(() => (window as unknown as FixtureWindow).__fixture.overlay.isPaused), 'the pause key works during play').toBe(true);
+  expect(
+    await p.evaluate(() => (window as unknown as FixtureWindow).__fixture.overlay.isPaused),
+    'the pause key works during play',
+  ).toBe(true);
   await press('Escape');
   await fixtureTicks(p, 2);
 });
@@ -278,5 +307,8 @@ test('the integration is at most 15 lines, and docs/getting-started.md shows it 
   expect(lines.length, `the integration's lines:\n${lines.join('\n')}`).toBeLessThanOrEqual(15);
   const doc = readFileSync(resolve(ROOT, 'docs/getting-started.md'), 'utf8');
   const first = /```ts\n([\s\S]*?)\n```/.exec(doc);
-  expect((first?.[1] ?? '').split('\n').filter((l) => l.trim().length > 0), 'the first ts block of docs/getting-started.md').toEqual(lines);
+  expect(
+    (first?.[1] ?? '').split('\n').filter((l) => l.trim().length > 0),
+    'the first ts block of docs/getting-started.md',
+  ).toEqual(lines);
 });

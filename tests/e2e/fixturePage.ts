@@ -34,13 +34,17 @@ export async function openFixture(viewport = { width: 1024, height: 640 }): Prom
   });
   try {
     await page.goto(fixtureUrl());
-    await page.waitForFunction(() => (window as unknown as Partial<FixtureWindow>).__fixture !== undefined, undefined, { timeout: 90_000 });
+    await page.waitForFunction(() => (window as unknown as Partial<FixtureWindow>).__fixture !== undefined, undefined, {
+      timeout: 90_000,
+    });
   } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
     const shot = resolve(FAILURE_DIR, 'open-fixture.png');
     await page.screenshot({ path: shot }).catch(() => undefined);
     await browser.close();
-    throw new Error(`e2e: the fixture did not set window.__fixture within 90 s (errors: ${errors.join(' | ') || 'none'}; screenshot: ${shot}): ${String(err)}`);
+    throw new Error(
+      `e2e: the fixture did not set window.__fixture within 90 s (errors: ${errors.join(' | ') || 'none'}; screenshot: ${shot}): ${String(err)}`,
+    );
   }
   return { browser, page, label: 'fixture', errors, close: () => browser.close() };
 }

@@ -28,7 +28,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await server.listen();
   const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === 'string') throw new Error('e2e: vite did not listen on a TCP port');
+  if (address === null || address === undefined || typeof address === 'string')
+    throw new Error('e2e: vite did not listen on a TCP port');
   project.provide('baseUrl', `http://127.0.0.1:${address.port}/`);
   return async () => {
     await server?.close();

@@ -76,7 +76,16 @@ export interface E2EDemoHook {
   readonly app: E2EApp;
   readonly overlay: RewindOverlay;
   readonly kinds: readonly string[];
-  readonly view: { readonly world: { x: number; y: number; rotation: number; scale: { x: number; y: number }; pivot: { x: number; y: number }; visible: boolean } };
+  readonly view: {
+    readonly world: {
+      x: number;
+      y: number;
+      rotation: number;
+      scale: { x: number; y: number };
+      pivot: { x: number; y: number };
+      visible: boolean;
+    };
+  };
   /** The game's side of the pause contract: `isPaused()` is the game's own paused flag. */
   readonly hooks: { isPaused(): boolean };
   /**

@@ -34,13 +34,15 @@ export function demoShownVsRecorded(frame: number): ShownVsRecorded {
     if (l.first > frame) {
       if (!l.existsAtNewest) continue;
       const t = d.transform(l.id);
-      if (t !== null && t.visible) out.bad.push(`${name}: spawned after frame ${frame}, expected hidden, seen visible at (${t.x}, ${t.y})`);
+      if (t?.visible)
+        out.bad.push(`${name}: spawned after frame ${frame}, expected hidden, seen visible at (${t.x}, ${t.y})`);
       else out.hiddenLater++;
       continue;
     }
     if (l.last < frame) {
       const obj = o.presenter.objectOf(l.handle);
-      if (obj !== null && obj.visible && obj.parent !== null) out.bad.push(`${name}: gone before frame ${frame}, expected hidden, seen visible at (${obj.x}, ${obj.y})`);
+      if (obj?.visible && obj.parent !== null)
+        out.bad.push(`${name}: gone before frame ${frame}, expected hidden, seen visible at (${obj.x}, ${obj.y})`);
       continue;
     }
     const rec = d.recordedAt(l.id, frame);
@@ -55,7 +57,10 @@ export function demoShownVsRecorded(frame: number): ShownVsRecorded {
       out.live++;
     } else {
       const obj = o.presenter.objectOf(l.handle);
-      shown = obj === null ? null : { x: obj.x, y: obj.y, rotation: obj.rotation, visible: obj.visible && obj.parent !== null };
+      shown =
+        obj === null
+          ? null
+          : { x: obj.x, y: obj.y, rotation: obj.rotation, visible: obj.visible && obj.parent !== null };
       out.recreated++;
     }
     if (shown === null) {
@@ -76,7 +81,16 @@ export function demoShownVsRecorded(frame: number): ShownVsRecorded {
 /** A snapshot of everything the game shows: each entity display, the world (camera) transform, the game clock. */
 export interface GameSnapshot {
   displays: Record<string, { kind: string; x: number; y: number; rotation: number; visible: boolean; tint: number }>;
-  world: { x: number; y: number; rotation: number; scaleX: number; scaleY: number; pivotX: number; pivotY: number; visible: boolean };
+  world: {
+    x: number;
+    y: number;
+    rotation: number;
+    scaleX: number;
+    scaleY: number;
+    pivotX: number;
+    pivotY: number;
+    visible: boolean;
+  };
   steps: number;
   frames: number;
   newestFrame: number;
@@ -94,14 +108,24 @@ export function demoSnapshot(action: 'none' | 'pause' | 'resume'): GameSnapshot 
   for (const kind of d.kinds) {
     for (const id of d.displayedIds(kind)) {
       const t = d.transform(id);
-      if (t !== null) displays[String(id)] = { kind, x: t.x, y: t.y, rotation: t.rotation, visible: t.visible, tint: t.tint };
+      if (t !== null)
+        displays[String(id)] = { kind, x: t.x, y: t.y, rotation: t.rotation, visible: t.visible, tint: t.tint };
     }
   }
   const w = d.view.world;
   const s = d.stats();
   const snap: GameSnapshot = {
     displays,
-    world: { x: w.x, y: w.y, rotation: w.rotation, scaleX: w.scale.x, scaleY: w.scale.y, pivotX: w.pivot.x, pivotY: w.pivot.y, visible: w.visible },
+    world: {
+      x: w.x,
+      y: w.y,
+      rotation: w.rotation,
+      scaleX: w.scale.x,
+      scaleY: w.scale.y,
+      pivotX: w.pivot.x,
+      pivotY: w.pivot.y,
+      visible: w.visible,
+    },
     steps: s.steps,
     frames: s.frames,
     newestFrame: s.newestFrame,
@@ -130,7 +154,12 @@ export interface PlayRun {
  * measures how far the playhead moved in RECORDED time (each frame lasting its recorded dt, as the
  * time control plays it) against the real time the ticks gave the overlay.
  */
-export function playAndMeasure(arg: { hook: '__demo' | '__viewer'; from: number; speed: number; ticks: number }): Promise<PlayRun> {
+export function playAndMeasure(arg: {
+  hook: '__demo' | '__viewer';
+  from: number;
+  speed: number;
+  ticks: number;
+}): Promise<PlayRun> {
   const w = window as unknown as E2EWindow;
   const o = arg.hook === '__demo' ? w.__demo.overlay : w.__viewer.overlay;
   const time = o.playback.time;
@@ -164,7 +193,14 @@ export function playAndMeasure(arg: { hook: '__demo' | '__viewer'; from: number;
       };
       let real = 0;
       for (let i = 1; i < dts.length; i++) real += dts[i];
-      done({ positions, dts, recordedSeconds: span(positions[0], positions[positions.length - 1]), realSeconds: real, state, speed });
+      done({
+        positions,
+        dts,
+        recordedSeconds: span(positions[0], positions[positions.length - 1]),
+        realSeconds: real,
+        state,
+        speed,
+      });
     };
     // After the overlay (-24) advanced the playhead for this tick.
     ticker.add(fn, undefined, -50);

@@ -39,7 +39,10 @@ interface Box {
 }
 
 /** The boxes of the rewind panel (DOM) and of the overlay's timeline (pixi, screen pixels) in the page. */
-async function boxes(page: Page, hook: '__demo' | '__viewer'): Promise<{ panel: Box | null; timeline: Box; timelineVisible: boolean; screen: string }> {
+async function boxes(
+  page: Page,
+  hook: '__demo' | '__viewer',
+): Promise<{ panel: Box | null; timeline: Box; timelineVisible: boolean; screen: string }> {
   return page.evaluate((h) => {
     const w = window as unknown as E2EWindow;
     const o = h === '__demo' ? w.__demo.overlay : w.__viewer.overlay;
@@ -49,17 +52,24 @@ async function boxes(page: Page, hook: '__demo' | '__viewer'): Promise<{ panel: 
     const canvas = o.app.canvas.getBoundingClientRect();
     const b = o.timeline.root.getBounds();
     let shown = true;
-    for (let n: { visible: boolean; parent: unknown } | null = o.timeline.root; n !== null; n = n.parent as typeof n) shown &&= n.visible;
+    for (let n: { visible: boolean; parent: unknown } | null = o.timeline.root; n !== null; n = n.parent as typeof n)
+      shown &&= n.visible;
     return {
       panel: r === undefined ? null : { left: r.left, top: r.top, right: r.right, bottom: r.bottom },
-      timeline: { left: canvas.left + b.x, top: canvas.top + b.y, right: canvas.left + b.x + b.width, bottom: canvas.top + b.y + b.height },
+      timeline: {
+        left: canvas.left + b.x,
+        top: canvas.top + b.y,
+        right: canvas.left + b.x + b.width,
+        bottom: canvas.top + b.y + b.height,
+      },
       timelineVisible: shown,
       screen: `${window.innerWidth}×${window.innerHeight}`,
     };
   }, hook);
 }
 
-const overlap = (a: Box, b: Box): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const overlap = (a: Box, b: Box): boolean =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 async function expectPanelClearOfTimeline(page: Page, hook: '__demo' | '__viewer', where: string): Promise<void> {
   const r = await boxes(page, hook);
@@ -67,7 +77,10 @@ async function expectPanelClearOfTimeline(page: Page, hook: '__demo' | '__viewer
   expect(r.timelineVisible, `${where} (${r.screen}): the timeline is shown`).toBe(true);
   const panel = r.panel as Box;
   expect(panel.right - panel.left, `${where} (${r.screen}): the panel has a size`).toBeGreaterThan(100);
-  expect(overlap(panel, r.timeline), `${where} (${r.screen}): panel ${JSON.stringify(panel)} vs timeline ${JSON.stringify(r.timeline)}`).toBe(false);
+  expect(
+    overlap(panel, r.timeline),
+    `${where} (${r.screen}): panel ${JSON.stringify(panel)} vs timeline ${JSON.stringify(r.timeline)}`,
+  ).toBe(false);
 }
 
 test('demo: at 1024×600 and 1280×600 the rewind panel does not cover the timeline', async () => {

@@ -41,7 +41,12 @@ afterAll(async () => {
 });
 
 /** Opens `path` in `ctx` (one browser context: the tabs share BroadcastChannel), like `openPage`. */
-async function openInContext(ctx: BrowserContext, path: string, ready: '__demo' | '__viewer', label: string): Promise<DemoPage> {
+async function openInContext(
+  ctx: BrowserContext,
+  path: string,
+  ready: '__demo' | '__viewer',
+  label: string,
+): Promise<DemoPage> {
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -49,7 +54,9 @@ async function openInContext(ctx: BrowserContext, path: string, ready: '__demo' 
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
   await page.goto(new URL(path, inject('baseUrl')).href);
-  await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, { timeout: 90_000 });
+  await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, {
+    timeout: 90_000,
+  });
   return { browser: need(browser, 'the browser'), page, label, errors, close: () => page.close() };
 }
 
@@ -63,28 +70,46 @@ async function liveState(viewer: Page): Promise<NonNullable<ReturnType<LiveHook[
 /** Waits until the viewer holds a frame newer than `frame`; returns its newest. */
 async function waitViewerNewest(viewer: Page, frame: number, what: string): Promise<number> {
   try {
-    await viewer.waitForFunction((f) => ((window as unknown as LiveWindow).__live.state()?.newest ?? -1) > f, frame, { timeout: 120_000, polling: 200 });
+    await viewer.waitForFunction((f) => ((window as unknown as LiveWindow).__live.state()?.newest ?? -1) > f, frame, {
+      timeout: 120_000,
+      polling: 200,
+    });
   } catch (err) {
-    throw new Error(`e2e: ${what}: the viewer's newest frame never passed ${frame} (state ${JSON.stringify(await liveState(viewer).catch((e) => String(e)))}): ${String(err)}`);
+    throw new Error(
+      `e2e: ${what}: the viewer's newest frame never passed ${frame} (state ${JSON.stringify(await liveState(viewer).catch((e) => String(e)))}): ${String(err)}`,
+    );
   }
   return (await liveState(viewer)).newest;
 }
 
 /** Waits until the game recorded a frame newer than `frame`. */
 async function waitGameNewest(game: Page, frame: number): Promise<number> {
-  await game.waitForFunction((f) => (window as unknown as E2EWindow).__demo.stats().newestFrame > f, frame, { timeout: 120_000, polling: 200 });
+  await game.waitForFunction((f) => (window as unknown as E2EWindow).__demo.stats().newestFrame > f, frame, {
+    timeout: 120_000,
+    polling: 200,
+  });
   return game.evaluate(() => (window as unknown as E2EWindow).__demo.stats().newestFrame);
 }
 
 /** The player and a few agents, as recorded at `frame` by the game and as held by the viewer. */
-async function recordedBoth(game: Page, viewer: Page, frame: number): Promise<{ ids: number[]; game: Array<RecordedTransform | null>; viewer: Array<RecordedTransform | null> }> {
+async function recordedBoth(
+  game: Page,
+  viewer: Page,
+  frame: number,
+): Promise<{ ids: number[]; game: Array<RecordedTransform | null>; viewer: Array<RecordedTransform | null> }> {
   const ids = await game.evaluate(() => {
     const d = (window as unknown as E2EWindow).__demo;
     return [...d.ids('player'), ...d.ids('agent').slice(0, 3)];
   });
   const strip = (t: RecordedTransform | null): RecordedTransform | null => (t === null ? null : { ...t, handle: 0 });
-  const g = await game.evaluate(({ ids: list, f }) => list.map((id) => (window as unknown as E2EWindow).__demo.recordedAt(id, f)), { ids, f: frame });
-  const v = await viewer.evaluate(({ ids: list, f }) => list.map((id) => (window as unknown as E2EWindow).__viewer.recordedAt(id, f)), { ids, f: frame });
+  const g = await game.evaluate(
+    ({ ids: list, f }) => list.map((id) => (window as unknown as E2EWindow).__demo.recordedAt(id, f)),
+    { ids, f: frame },
+  );
+  const v = await viewer.evaluate(
+    ({ ids: list, f }) => list.map((id) => (window as unknown as E2EWindow).__viewer.recordedAt(id, f)),
+    { ids, f: frame },
+  );
   return { ids, game: g.map(strip), viewer: v.map(strip) }; // handles are each side's own
 }
 
@@ -98,14 +123,25 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   const first = await waitViewerNewest(viewer, 20, 'the stream reaches the viewer');
   // Following: the playhead moves on to the frames received (it is set each tick, before drawing).
   try {
-    await viewer.waitForFunction((f) => ((window as unknown as LiveWindow).__live.state()?.position ?? -1) > f, first + 10, { timeout: 120_000, polling: 200 });
+    await viewer.waitForFunction(
+      (f) => ((window as unknown as LiveWindow).__live.state()?.position ?? -1) > f,
+      first + 10,
+      { timeout: 120_000, polling: 200 },
+    );
   } catch (err) {
-    throw new Error(`e2e: the viewer's playhead did not follow past frame ${first + 10} (state ${JSON.stringify(await liveState(viewer))}): ${String(err)}`);
+    throw new Error(
+      `e2e: the viewer's playhead did not follow past frame ${first + 10} (state ${JSON.stringify(await liveState(viewer))}): ${String(err)}`,
+    );
   }
   const following = await liveState(viewer);
   expect(following.following, 'the viewer follows the newest frame').toBe(true);
-  expect(following.sessions.map((s) => [s.game, s.buildId]), 'the session list').toContainEqual(['rewindable demo', BUILD_ID]);
-  expect(await viewer.locator('[data-id="live-sessions"]').textContent(), 'the session shown').toContain('rewindable demo');
+  expect(
+    following.sessions.map((s) => [s.game, s.buildId]),
+    'the session list',
+  ).toContainEqual(['rewindable demo', BUILD_ID]);
+  expect(await viewer.locator('[data-id="live-sessions"]').textContent(), 'the session shown').toContain(
+    'rewindable demo',
+  );
 
   // Pause the viewer's copy: its playhead stays, the game runs on.
   await viewer.locator('[data-id="live-follow"]').click();
@@ -119,12 +155,18 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   expect(after.position, 'the paused viewer stays on its frame').toBe(at);
   expect(after.following).toBe(false);
   expect(gameLater, 'the game kept recording').toBeGreaterThan(gameAt + 20);
-  expect(await game.evaluate(() => (window as unknown as E2EWindow).__demo.overlay.isPaused), 'the game is not paused').toBe(false);
+  expect(
+    await game.evaluate(() => (window as unknown as E2EWindow).__demo.overlay.isPaused),
+    'the game is not paused',
+  ).toBe(false);
 
   // What the viewer holds at its frame is what the game recorded there.
   const r = await recordedBoth(game, viewer, at);
   expect(r.ids.length, 'entities compared').toBeGreaterThanOrEqual(2);
-  expect(r.game.every((t) => t !== null), `the game holds frame ${at} of ${r.ids.join(', ')}`).toBe(true);
+  expect(
+    r.game.every((t) => t !== null),
+    `the game holds frame ${at} of ${r.ids.join(', ')}`,
+  ).toBe(true);
   expect(r.viewer, `entities ${r.ids.join(', ')} at frame ${at}, viewer vs game`).toEqual(r.game);
   // And it is what the viewer draws there.
   const shown = await viewer.evaluate((id) => (window as unknown as E2EWindow).__viewer.transform(id), r.ids[0]);
@@ -152,7 +194,10 @@ describe('through rewindable serve', () => {
     const game = need(pages.game, 'the game page').page;
     const viewer = need(pages.viewer, 'the viewer page').page;
     const at = await followThenPause(game, viewer);
-    expect(server?.list().map((s) => s.game), 'the server relays the session').toContain('rewindable demo');
+    expect(
+      server?.list().map((s) => s.game),
+      'the server relays the session',
+    ).toContain('rewindable demo');
 
     // Without &liveCommands=1 the game refuses commands: the viewer's buttons are disabled and say why.
     for (const c of ['pause', 'seek']) {
@@ -174,7 +219,11 @@ describe('through rewindable serve', () => {
     // Following again jumps back to the newest frame.
     await viewer.locator('[data-id="live-follow"]').click();
     const newest = await waitViewerNewest(viewer, at + 30, 'following again');
-    await viewer.waitForFunction((f) => ((window as unknown as LiveWindow).__live.state()?.position ?? -1) >= f, newest, { timeout: 60_000, polling: 100 });
+    await viewer.waitForFunction(
+      (f) => ((window as unknown as LiveWindow).__live.state()?.position ?? -1) >= f,
+      newest,
+      { timeout: 60_000, polling: 100 },
+    );
     expect((await liveState(viewer)).following, 'following again').toBe(true);
   });
 });
@@ -199,7 +248,10 @@ describe('between two tabs, no server (BroadcastChannel)', () => {
     const pause = viewer.locator('[data-id="live-cmd-pause"]');
     expect(await pause.isDisabled(), 'the pause command is allowed').toBe(false);
     await pause.click();
-    await game.waitForFunction(() => (window as unknown as E2EWindow).__demo.overlay.isPaused, undefined, { timeout: 60_000, polling: 100 });
+    await game.waitForFunction(() => (window as unknown as E2EWindow).__demo.overlay.isPaused, undefined, {
+      timeout: 60_000,
+      polling: 100,
+    });
     const g = await game.evaluate(() => {
       const o = (window as unknown as E2EWindow).__demo.overlay;
       return { position: o.playback.time.position, oldest: o.reader.oldestFrame };

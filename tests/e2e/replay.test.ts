@@ -77,7 +77,10 @@ test('saves the demo recording as a .rwd file the library loads back frame for f
     const r = d.overlay.reader;
     // 30 frames back, or earlier so that some live entity spawns after it (to check it is hidden).
     const lts = d.lifetimes();
-    const lastSpawn = Math.max(-1, ...lts.filter((l) => l.existsAtNewest && l.first > r.oldestFrame + 10).map((l) => l.first));
+    const lastSpawn = Math.max(
+      -1,
+      ...lts.filter((l) => l.existsAtNewest && l.first > r.oldestFrame + 10).map((l) => l.first),
+    );
     const frame = lastSpawn > 0 ? Math.min(r.newestFrame - 30, lastSpawn - 1) : r.newestFrame - 30;
     const reference: Record<string, RecordedTransform & { kind: string | null }> = {};
     const later: number[] = [];
@@ -94,11 +97,16 @@ test('saves the demo recording as a .rwd file the library loads back frame for f
   saved = { ...info, base64, bytes };
 
   expect(Object.keys(info.reference).length, `entities recorded at frame ${info.frame}`).toBeGreaterThanOrEqual(CROWD);
-  expect([...bytes.subarray(0, REPLAY_MAGIC_BYTES.length)], 'the file starts with the magic').toEqual([...REPLAY_MAGIC_BYTES]);
+  expect([...bytes.subarray(0, REPLAY_MAGIC_BYTES.length)], 'the file starts with the magic').toEqual([
+    ...REPLAY_MAGIC_BYTES,
+  ]);
 
   // The library's own loader, in node: same frames, same transforms.
   const replay = loadReplay(bytes);
-  expect({ frames: replay.reader.frameCount, oldest: replay.reader.oldestFrame, newest: replay.reader.newestFrame }, 'frames in the file').toEqual({
+  expect(
+    { frames: replay.reader.frameCount, oldest: replay.reader.oldestFrame, newest: replay.reader.newestFrame },
+    'frames in the file',
+  ).toEqual({
     frames: info.frames,
     oldest: info.oldest,
     newest: info.newest,
@@ -106,10 +114,13 @@ test('saves the demo recording as a .rwd file the library loads back frame for f
   const buf = new EntityBuffer();
   expect(replay.reader.readEntities(info.frame, buf, false), `frame ${info.frame} in the file`).toBe(true);
   const inFile: Record<string, { x: number; y: number }> = {};
-  for (let i = 0; i < buf.count; i++) inFile[String(replay.entities.ids[buf.handles[i]])] = { x: buf.positions[i * 3], y: buf.positions[i * 3 + 1] };
+  for (let i = 0; i < buf.count; i++)
+    inFile[String(replay.entities.ids[buf.handles[i]])] = { x: buf.positions[i * 3], y: buf.positions[i * 3 + 1] };
   const expected: Record<string, { x: number; y: number }> = {};
   for (const [id, r] of Object.entries(info.reference)) expected[id] = { x: r.x, y: r.y };
-  expect(inFile, `positions at frame ${info.frame}: in the file (node loadReplay) vs recorded in the demo`).toEqual(expected);
+  expect(inFile, `positions at frame ${info.frame}: in the file (node loadReplay) vs recorded in the demo`).toEqual(
+    expected,
+  );
   // The demo stays paused (it costs no simulation) while the viewer tests run; the last test resumes it.
 });
 
@@ -121,9 +132,21 @@ test('the viewer opens the file, seeks, and shows each entity where it was recor
   expect(out, 'loading the saved file in the viewer').toEqual({ threw: false, name: '', code: '', message: '' });
   const shown = await page.evaluate(() => {
     const o = (window as unknown as E2EWindow).__viewer.overlay;
-    return { source: o.source, paused: o.isPaused, frames: o.reader.frameCount, oldest: o.reader.oldestFrame, newest: o.reader.newestFrame };
+    return {
+      source: o.source,
+      paused: o.isPaused,
+      frames: o.reader.frameCount,
+      oldest: o.reader.oldestFrame,
+      newest: o.reader.newestFrame,
+    };
   });
-  expect(shown, 'the viewer shows the replay').toEqual({ source: 'replay', paused: true, frames: s.frames, oldest: s.oldest, newest: s.newest });
+  expect(shown, 'the viewer shows the replay').toEqual({
+    source: 'replay',
+    paused: true,
+    frames: s.frames,
+    oldest: s.oldest,
+    newest: s.newest,
+  });
 
   await page.evaluate((f) => (window as unknown as E2EWindow).__viewer.overlay.playback.time.seek(f), s.frame);
   await ticks(page, 2);
@@ -136,13 +159,23 @@ test('the viewer opens the file, seeks, and shows each entity where it was recor
       let checked = 0;
       for (const [id, want] of Object.entries(reference)) {
         const rec = v.recordedAt(Number(id), frame);
-        if (rec === null || rec.x !== want.x || rec.y !== want.y || rec.angle !== want.angle || rec.flags !== want.flags) {
-          bad.push(`${want.kind} ${id}: recorded in the demo ${JSON.stringify(want)}, in the viewer ${JSON.stringify(rec)}`);
+        if (
+          rec === null ||
+          rec.x !== want.x ||
+          rec.y !== want.y ||
+          rec.angle !== want.angle ||
+          rec.flags !== want.flags
+        ) {
+          bad.push(
+            `${want.kind} ${id}: recorded in the demo ${JSON.stringify(want)}, in the viewer ${JSON.stringify(rec)}`,
+          );
           continue;
         }
         const t = v.transform(Number(id));
         if (t === null || t.x !== rec.x || t.y !== rec.y || !(gap(t.rotation, rec.angle) <= 5e-3) || !t.visible) {
-          bad.push(`${want.kind} ${id}: expected shown at x=${rec.x} y=${rec.y} angle=${rec.angle}, seen ${JSON.stringify(t)}`);
+          bad.push(
+            `${want.kind} ${id}: expected shown at x=${rec.x} y=${rec.y} angle=${rec.angle}, seen ${JSON.stringify(t)}`,
+          );
           continue;
         }
         checked++;
@@ -155,13 +188,22 @@ test('the viewer opens the file, seeks, and shows each entity where it was recor
   expect(r.position, 'viewer playhead').toBe(s.frame);
   expect(r.bad, `viewer at frame ${s.frame}: recorded and displayed transforms vs the demo's recording`).toEqual([]);
   expect(r.checked).toBe(Object.keys(s.reference).length);
-  expect(r.shownLater, `entities spawned after frame ${s.frame} (${s.later.length}) must be hidden in the viewer`).toEqual([]);
+  expect(
+    r.shownLater,
+    `entities spawned after frame ${s.frame} (${s.later.length}) must be hidden in the viewer`,
+  ).toEqual([]);
 
   // Step and play work in the viewer too.
   await page.keyboard.press('ArrowRight');
   await ticks(page, 2);
-  expect(await page.evaluate(() => (window as unknown as E2EWindow).__viewer.overlay.playback.time.position), 'after → in the viewer').toBe(s.frame + 1);
-  await page.evaluate((f) => (window as unknown as E2EWindow).__viewer.overlay.playback.time.seek(f), Math.round((s.oldest + s.newest) / 2));
+  expect(
+    await page.evaluate(() => (window as unknown as E2EWindow).__viewer.overlay.playback.time.position),
+    'after → in the viewer',
+  ).toBe(s.frame + 1);
+  await page.evaluate(
+    (f) => (window as unknown as E2EWindow).__viewer.overlay.playback.time.seek(f),
+    Math.round((s.oldest + s.newest) / 2),
+  );
   await ticks(page, 3);
 
   // Channels work in the viewer: the ai channel off changes the pixels, back on restores them.
@@ -173,7 +215,9 @@ test('the viewer opens the file, seeks, and shows each entity where it was recor
     v.overlay.setChannel(0, true);
     return { on, off, back: v.canvasChecksum() };
   });
-  expect(toggled.off, `viewer: the ai channel off changes the pixels (${JSON.stringify(toggled)})`).not.toBe(toggled.on);
+  expect(toggled.off, `viewer: the ai channel off changes the pixels (${JSON.stringify(toggled)})`).not.toBe(
+    toggled.on,
+  );
   expect(toggled.back, `viewer: the ai channel back on restores them (${JSON.stringify(toggled)})`).toBe(toggled.on);
 });
 
@@ -195,7 +239,7 @@ test('a corrupted file gives a clear error, crashes nothing, and the viewer keep
     // Still alive: it renders, and it still shows the good replay where it was.
     await ticks(page, 2);
     expect(await shownAt(), `the viewer after the bad file (${c.name})`).toEqual(before);
-    const msg = await page.evaluate(() => document.body.innerText);
+    const msg = await page.evaluate(() => document.body.textContent);
     expect(msg, `the viewer page shows the error of "${c.name}"`).toContain(out.code);
   }
   // And a good file still loads after the bad ones.
@@ -208,9 +252,13 @@ test('the demo shows a loaded replay, rejects a bad one, and returns to live wit
   const page = need(demo, 'the demo page').page;
   await page.evaluate(() => (window as unknown as E2EWindow).__demo.overlay.resume());
   await ticks(page, 3);
-  const stats = (): Promise<{ frames: number; newestFrame: number; steps: number }> => page.evaluate(() => (window as unknown as E2EWindow).__demo.stats());
+  const stats = (): Promise<{ frames: number; newestFrame: number; steps: number }> =>
+    page.evaluate(() => (window as unknown as E2EWindow).__demo.stats());
   const live = await stats();
-  expect((await page.evaluate(() => (window as unknown as E2EWindow).__demo.overlay.state)), 'the demo runs before the load').toBe('live');
+  expect(
+    await page.evaluate(() => (window as unknown as E2EWindow).__demo.overlay.state),
+    'the demo runs before the load',
+  ).toBe('live');
 
   const out = await page.evaluate(loadBase64, { hook: '__demo' as const, base64: s.base64 });
   expect(out, 'loading the saved file in the demo').toEqual({ threw: false, name: '', code: '', message: '' });
@@ -230,14 +278,19 @@ test('the demo shows a loaded replay, rejects a bad one, and returns to live wit
         }
         const obj = o.presenter.objectOf(rec.handle);
         if (obj === null || obj.x !== rec.x || obj.y !== rec.y || !obj.visible) {
-          bad.push(`${want.kind} ${id}: expected re-created at (${rec.x}, ${rec.y}), seen ${obj === null ? 'none' : `(${obj.x}, ${obj.y}) visible=${obj.visible}`}`);
+          bad.push(
+            `${want.kind} ${id}: expected re-created at (${rec.x}, ${rec.y}), seen ${obj === null ? 'none' : `(${obj.x}, ${obj.y}) visible=${obj.visible}`}`,
+          );
         }
       }
       return { source: o.source, paused: o.isPaused, gamePaused: d.hooks.isPaused(), frames: o.reader.frameCount, bad };
     },
     [s.frame, s.reference] as const,
   );
-  expect({ source: r.source, paused: r.paused, gamePaused: r.gamePaused, frames: r.frames }, 'the demo showing the loaded replay').toEqual({
+  expect(
+    { source: r.source, paused: r.paused, gamePaused: r.gamePaused, frames: r.frames },
+    'the demo showing the loaded replay',
+  ).toEqual({
     source: 'replay',
     paused: true,
     gamePaused: true,
@@ -246,10 +299,15 @@ test('the demo shows a loaded replay, rejects a bad one, and returns to live wit
   expect(r.bad, `the loaded replay at frame ${s.frame} in the demo`).toEqual([]);
   const whileReplay = await stats();
   expect(whileReplay, 'the game neither steps nor records while a replay is shown').toEqual(atLoad);
-  expect(atLoad.newestFrame, 'the live recording is kept while the replay is shown').toBeGreaterThanOrEqual(live.newestFrame);
+  expect(atLoad.newestFrame, 'the live recording is kept while the replay is shown').toBeGreaterThanOrEqual(
+    live.newestFrame,
+  );
 
   const bad = await page.evaluate(loadBase64, { hook: '__demo' as const, base64: b64(corruptions(s.bytes)[1].bytes) });
-  expect({ threw: bad.threw, name: bad.name }, `a corrupted file in the demo: ${bad.message}`).toEqual({ threw: true, name: 'ReplayError' });
+  expect({ threw: bad.threw, name: bad.name }, `a corrupted file in the demo: ${bad.message}`).toEqual({
+    threw: true,
+    name: 'ReplayError',
+  });
   await ticks(page, 2);
   expect(await stats(), 'a bad file does not touch the live recording').toEqual(whileReplay);
 

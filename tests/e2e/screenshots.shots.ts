@@ -65,14 +65,20 @@ test('demo-paused.png and help.png: paused 60 frames back, ai and physics on; th
     o.pause();
     return o.reader.newestFrame;
   });
-  await d.page.evaluate(([a, p]) => {
-    const o = (window as unknown as E2EWindow).__demo.overlay;
-    o.setChannel(a, true);
-    o.setChannel(p, true);
-  }, [AI, PHYSICS] as const);
+  await d.page.evaluate(
+    ([a, p]) => {
+      const o = (window as unknown as E2EWindow).__demo.overlay;
+      o.setChannel(a, true);
+      o.setChannel(p, true);
+    },
+    [AI, PHYSICS] as const,
+  );
   await seek(d.page, newest - 60);
   // An in/out range on the timeline, around the viewed frame.
-  await d.page.evaluate((n) => (window as unknown as E2EWindow).__demo.overlay.playback.time.setRange(n - 100, n - 30), newest);
+  await d.page.evaluate(
+    (n) => (window as unknown as E2EWindow).__demo.overlay.playback.time.setRange(n - 100, n - 30),
+    newest,
+  );
   await ticks(d.page, 2);
   await shot(d, 'demo-paused.png');
   await d.page.keyboard.press('h');

@@ -29,7 +29,13 @@ function page(): DemoPage['page'] {
 }
 
 /** The timeline's geometry in page pixels (the canvas fills the page). */
-async function geometry(): Promise<{ top: number; ruler: number; x: number; width: number; lanes: Record<string, { top: number; height: number }> }> {
+async function geometry(): Promise<{
+  top: number;
+  ruler: number;
+  x: number;
+  width: number;
+  lanes: Record<string, { top: number; height: number }>;
+}> {
   return page().evaluate(() => {
     const t = (window as unknown as E2EWindow).__demo.overlay.timeline;
     const lanes: Record<string, { top: number; height: number }> = {};
@@ -45,13 +51,23 @@ test('the wheel over the timeline zooms around the pointer, and the game camera 
   await page().mouse.move(x, y);
   const before = await page().evaluate((px) => {
     const o = (window as unknown as E2EWindow).__demo.overlay;
-    return { frame: o.timeline.frameAt(px), span: o.timeline.scale.end - o.timeline.scale.start, camera: o.camera.mode };
+    return {
+      frame: o.timeline.frameAt(px),
+      span: o.timeline.scale.end - o.timeline.scale.start,
+      camera: o.camera.mode,
+    };
   }, x);
   await page().mouse.wheel(0, -500);
   await ticks(page(), 2);
   const after = await page().evaluate((px) => {
     const o = (window as unknown as E2EWindow).__demo.overlay;
-    return { frame: o.timeline.frameAt(px), span: o.timeline.scale.end - o.timeline.scale.start, zoomed: o.timeline.scale.zoomed, camera: o.camera.mode, labels: o.timeline.rulerLabels };
+    return {
+      frame: o.timeline.frameAt(px),
+      span: o.timeline.scale.end - o.timeline.scale.start,
+      zoomed: o.timeline.scale.zoomed,
+      camera: o.camera.mode,
+      labels: o.timeline.rulerLabels,
+    };
   }, x);
   expect(after.zoomed).toBe(true);
   expect(after.span).toBeLessThan(before.span / 2);
@@ -61,7 +77,9 @@ test('the wheel over the timeline zooms around the pointer, and the game camera 
   // Zoom back out to every frame held.
   await page().mouse.wheel(0, 3000);
   await ticks(page(), 2);
-  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.scale.zoomed)).toBe(false);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.scale.zoomed)).toBe(
+    false,
+  );
 });
 
 test('hovering a spawn marker shows its frame, time, kind and entity', async () => {
@@ -72,7 +90,13 @@ test('hovering a spawn marker shows its frame, time, kind and entity', async () 
     for (let i = mk.count - 1; i >= 0; i--) {
       if (mk.kinds[i] !== 1) continue; // MarkerKind.SPAWN
       const h = mk.handles[i];
-      return { frame: mk.frames[i], x: o.timeline.xOf(mk.frames[i]), id: o.playback.lifetimes.id(h), kind: o.playback.lifetimes.kind(h) ?? '', time: o.reader.timeOf(mk.frames[i]) };
+      return {
+        frame: mk.frames[i],
+        x: o.timeline.xOf(mk.frames[i]),
+        id: o.playback.lifetimes.id(h),
+        kind: o.playback.lifetimes.kind(h) ?? '',
+        time: o.reader.timeOf(mk.frames[i]),
+      };
     }
     return null;
   });
@@ -124,7 +148,9 @@ test('I and O set the in/out range; Shift+Space plays it in a loop', async () =>
   expect(wrapped, `positions ${seen.positions.map((p) => p.toFixed(1)).join(' ')}`).toBe(true);
   await page().keyboard.press('Space');
   await page().keyboard.press('x');
-  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.playback.time.hasRange)).toBe(false);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.playback.time.hasRange)).toBe(
+    false,
+  );
 });
 
 test('T switches the onion skin of the selected entity on (the canvas changes) and off (it comes back)', async () => {

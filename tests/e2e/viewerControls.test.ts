@@ -36,7 +36,13 @@ function page(): DemoPage['page'] {
  */
 function paragraphsFile(): string {
   const recorder = new Recorder({ maxFrames: 64, arenaBytes: 1 << 20 });
-  const spots = [[400, 260], [400, 290], [430, 320], [456, 320], [700, 200]];
+  const spots = [
+    [400, 260],
+    [400, 290],
+    [430, 320],
+    [456, 320],
+    [700, 200],
+  ];
   for (let f = 0; f < 20; f++) {
     recorder.beginFrame(f / 30, 1 / 30);
     spots.forEach(([x, y], i) => {
@@ -99,7 +105,8 @@ test('paragraphs 26-30 px apart do not cover each other', async () => {
     for (let j = i + 1; j < boxes.length; j++) {
       const a = boxes[i];
       const b = boxes[j];
-      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h) overlaps.push(`${JSON.stringify(a)} × ${JSON.stringify(b)}`);
+      if (a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+        overlaps.push(`${JSON.stringify(a)} × ${JSON.stringify(b)}`);
     }
   }
   expect(overlaps, 'overlapping paragraphs').toEqual([]);

@@ -8,9 +8,17 @@ import { quatAngleDeg } from '../../bench/lib/quatError';
 
 /** A uniform random rotation (Shoemake) as [x, y, z, w]. */
 export function randomQuat(r: () => number): [number, number, number, number] {
-  const u1 = r(), u2 = r(), u3 = r();
-  const s1 = Math.sqrt(1 - u1), s2 = Math.sqrt(u1);
-  return [s1 * Math.sin(2 * Math.PI * u2), s1 * Math.cos(2 * Math.PI * u2), s2 * Math.sin(2 * Math.PI * u3), s2 * Math.cos(2 * Math.PI * u3)];
+  const u1 = r(),
+    u2 = r(),
+    u3 = r();
+  const s1 = Math.sqrt(1 - u1),
+    s2 = Math.sqrt(u1);
+  return [
+    s1 * Math.sin(2 * Math.PI * u2),
+    s1 * Math.cos(2 * Math.PI * u2),
+    s2 * Math.sin(2 * Math.PI * u3),
+    s2 * Math.cos(2 * Math.PI * u3),
+  ];
 }
 
 /** `q` plus a uniform perturbation of ±eps/2 per component, normalised. */

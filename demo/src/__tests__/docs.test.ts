@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CHANNEL_COMMANDS, COMMAND_DESCRIPTIONS, DEFAULT_KEY_BINDINGS, describeKeys, type KeyLine, type OverlayCommand,
+  CHANNEL_COMMANDS,
+  COMMAND_DESCRIPTIONS,
+  DEFAULT_KEY_BINDINGS,
+  describeKeys,
+  type KeyLine,
+  type OverlayCommand,
 } from '../../../src/pixi/KeyboardControls';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -14,7 +19,10 @@ function linesNotInOrder(block: string, file: string): string[] {
   const lines = file.split('\n').map((l) => l.trim());
   const missing: string[] = [];
   let at = 0;
-  for (const want of block.split('\n').map((l) => l.trim()).filter((l) => l.length > 0)) {
+  for (const want of block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)) {
     const found = lines.indexOf(want, at);
     if (found < 0) missing.push(want);
     else at = found + 1;
@@ -30,10 +38,16 @@ describe('docs/getting-started.md quotes the demo as it is', () => {
     expect(quotes.length).toBeGreaterThan(0);
   });
 
-  it.each(quotes.map((m) => [m[1], m[2]] as const))('every line of the block quoted from %s stands there, in order', (path, block) => {
-    const file = readFileSync(resolve(ROOT, path), 'utf8');
-    expect(linesNotInOrder(block, file), `lines of the block in docs/getting-started.md missing from ${path}`).toEqual([]);
-  });
+  it.each(quotes.map((m) => [m[1], m[2]] as const))(
+    'every line of the block quoted from %s stands there, in order',
+    (path, block) => {
+      const file = readFileSync(resolve(ROOT, path), 'utf8');
+      expect(
+        linesNotInOrder(block, file),
+        `lines of the block in docs/getting-started.md missing from ${path}`,
+      ).toEqual([]);
+    },
+  );
 
   it('finds a line that is not in the file, or out of order', () => {
     expect(linesNotInOrder('b();\na();', 'a();\nb();')).toEqual(['a();']);
@@ -55,7 +69,9 @@ describe('docs/getting-started.md lists every key', () => {
     const lines = describeKeys(DEFAULT_KEY_BINDINGS);
     for (const command of Object.keys(DEFAULT_KEY_BINDINGS) as OverlayCommand[]) {
       const text = COMMAND_DESCRIPTIONS[command];
-      const inTable = lines.some((l) => l.text === text) || (CHANNEL_COMMANDS.includes(command) && lines.some((l) => l.text.startsWith('toggle channels')));
+      const inTable =
+        lines.some((l) => l.text === text) ||
+        (CHANNEL_COMMANDS.includes(command) && lines.some((l) => l.text.startsWith('toggle channels')));
       expect(inTable, `${command} (${text}) has a row`).toBe(true);
     }
   });

@@ -9,8 +9,23 @@ import type { Entity } from '../game/types';
 
 function body(id: number, x: number, y: number, vx: number, shape: 'circle' | 'box' = 'circle'): Entity {
   return {
-    id, kind: shape === 'box' ? 'crate' : 'ball', x, y, z: 0, angle: 0, vx, vy: 0, vz: 0, radius: 10, shape,
-    invMass: 1, restitution: 0.8, hp: 1, maxHp: 1, damageTimer: 0, alive: true,
+    id,
+    kind: shape === 'box' ? 'crate' : 'ball',
+    x,
+    y,
+    z: 0,
+    angle: 0,
+    vx,
+    vy: 0,
+    vz: 0,
+    radius: 10,
+    shape,
+    invMass: 1,
+    restitution: 0.8,
+    hp: 1,
+    maxHp: 1,
+    damageTimer: 0,
+    alive: true,
   };
 }
 
@@ -23,13 +38,16 @@ describe('NavGrid (A*)', () => {
     const rng = new Rng(5);
     let found = 0;
     for (let k = 0; k < 200; k++) {
-      const sx = rng.range(40, arena.width - 40), sy = rng.range(40, arena.height - 40);
-      const ex = rng.range(40, arena.width - 40), ey = rng.range(40, arena.height - 40);
+      const sx = rng.range(40, arena.width - 40),
+        sy = rng.range(40, arena.height - 40);
+      const ex = rng.range(40, arena.width - 40),
+        ey = rng.range(40, arena.height - 40);
       if (arena.solidAt(sx, sy) || arena.solidAt(ex, ey)) continue;
       const n = nav.findPath(sx, sy, ex, ey, out, 10);
       expect(n).toBeGreaterThan(0); // the level is connected
       found++;
-      let px = sx, py = sy;
+      let px = sx,
+        py = sy;
       for (let i = 0; i < n; i++) {
         // The first leg starts anywhere in the start tile; the rest join tile centres.
         if (i > 0) expect(arena.clearPath(px, py, out[i * 2], out[i * 2 + 1], 10)).toBe(true);
@@ -55,7 +73,8 @@ describe('SpatialHash', () => {
   it('returns every point within the query square (compared with brute force)', () => {
     const hash = new SpatialHash(1000, 800, 32, 16);
     const rng = new Rng(9);
-    const xs: number[] = [], ys: number[] = [];
+    const xs: number[] = [],
+      ys: number[] = [];
     for (let i = 0; i < 500; i++) {
       xs.push(rng.range(0, 1000));
       ys.push(rng.range(0, 800));
@@ -63,9 +82,12 @@ describe('SpatialHash', () => {
     }
     const out = new Int32Array(500);
     for (let q = 0; q < 50; q++) {
-      const x = rng.range(0, 1000), y = rng.range(0, 800), r = rng.range(5, 80);
+      const x = rng.range(0, 1000),
+        y = rng.range(0, 800),
+        r = rng.range(5, 80);
       const got = new Set(Array.from(out.subarray(0, hash.query(x, y, r, out))));
-      for (let i = 0; i < 500; i++) if (Math.abs(xs[i] - x) <= r && Math.abs(ys[i] - y) <= r) expect(got.has(i)).toBe(true);
+      for (let i = 0; i < 500; i++)
+        if (Math.abs(xs[i] - x) <= r && Math.abs(ys[i] - y) <= r) expect(got.has(i)).toBe(true);
     }
   });
 });
@@ -75,7 +97,8 @@ describe('Physics', () => {
   const physics = new Physics(arena);
 
   it('bounces two approaching balls apart, with a contact and its normal', () => {
-    const a = body(1, 400, 300, 100), b = body(2, 418, 300, -100);
+    const a = body(1, 400, 300, 100),
+      b = body(2, 418, 300, -100);
     physics.solve([a, b]);
     expect(b.x - a.x).toBeGreaterThan(18);
     expect(a.vx).toBeLessThan(0);
@@ -106,12 +129,28 @@ describe('rig', () => {
   it('forward kinematics follows the entity transform: rotating the entity rotates every joint', () => {
     const rig = createRig();
     animateRig(rig, 0.1, 150, false, false);
-    const a = new Float32Array(BONE_COUNT * 3), b = new Float32Array(BONE_COUNT * 3);
+    const a = new Float32Array(BONE_COUNT * 3),
+      b = new Float32Array(BONE_COUNT * 3);
     forwardKinematics(RIG_PARENTS, BONE_COUNT, rig.rot, rig.off, 0, 0, 0, 0, 0, 0, 0, 1, a);
     const angle = 1.1;
-    forwardKinematics(RIG_PARENTS, BONE_COUNT, rig.rot, rig.off, 0, 50, -20, 3, 0, 0, Math.sin(angle / 2), Math.cos(angle / 2), b);
+    forwardKinematics(
+      RIG_PARENTS,
+      BONE_COUNT,
+      rig.rot,
+      rig.off,
+      0,
+      50,
+      -20,
+      3,
+      0,
+      0,
+      Math.sin(angle / 2),
+      Math.cos(angle / 2),
+      b,
+    );
     for (let i = 0; i < BONE_COUNT; i++) {
-      const x = a[i * 3], y = a[i * 3 + 1];
+      const x = a[i * 3],
+        y = a[i * 3 + 1];
       expect(b[i * 3]).toBeCloseTo(50 + x * Math.cos(angle) - y * Math.sin(angle), 4);
       expect(b[i * 3 + 1]).toBeCloseTo(-20 + x * Math.sin(angle) + y * Math.cos(angle), 4);
       expect(b[i * 3 + 2]).toBeCloseTo(3 + a[i * 3 + 2], 4);
@@ -121,7 +160,8 @@ describe('rig', () => {
   it('walks: the feet swing forwards and backwards over a cycle, and stay still when standing', () => {
     const rig = createRig();
     const j = new Float32Array(BONE_COUNT * 3);
-    let min = Infinity, max = -Infinity;
+    let min = Infinity,
+      max = -Infinity;
     for (let i = 0; i < 120; i++) {
       animateRig(rig, 1 / 60, 120, false, false);
       forwardKinematics(RIG_PARENTS, BONE_COUNT, rig.rot, rig.off, 0, 0, 0, 0, 0, 0, 0, 1, j);

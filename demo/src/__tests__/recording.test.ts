@@ -131,7 +131,8 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
     for (let f = reader.newestFrame - 1; f >= reader.oldestFrame; f--) {
       explosionsAt(rw.recorder, f, sample);
       if (sample.count === 0) continue;
-      const id = sample.ids[0], age = sample.ages[0];
+      const id = sample.ids[0],
+        age = sample.ages[0];
       explosionsAt(rw.recorder, f + 0.5, sample);
       const i = Array.from(sample.ids.subarray(0, sample.count)).indexOf(id);
       if (i < 0) continue; // it ended at f + 1
@@ -147,7 +148,8 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
     const rw = createRewind(game, { maxFrames: 40 });
     const reader = rw.recorder.reader;
     const live = new Map<number, Map<number, number>>();
-    const startFrame = new Map<number, number>(), endFrame = new Map<number, number>();
+    const startFrame = new Map<number, number>(),
+      endFrame = new Map<number, number>();
     const sample = new ExplosionSample();
     let viaEnd = 0;
     run(game, rw, 3000, () => {
@@ -168,7 +170,7 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
           expect(Math.abs(age - then.get(id)!)).toBeLessThan(DT + 1e-4);
         }
         for (const id of then.keys()) {
-          const findable = (startFrame.get(id)! >= reader.oldestFrame) || (endFrame.has(id) && endFrame.get(id)! <= f);
+          const findable = startFrame.get(id)! >= reader.oldestFrame || (endFrame.has(id) && endFrame.get(id)! <= f);
           if (findable) expect(found.has(id)).toBe(true);
           if (findable && startFrame.get(id)! < reader.oldestFrame) viaEnd++;
         }
@@ -203,7 +205,8 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
     // Squads patrol in formation, so a squad's three labels share one paragraph.
     const merged = texts.filter((t) => t.split('\n').length >= 2);
     expect(merged.length).toBeGreaterThan(0);
-    for (const t of merged) for (const line of t.split('\n')) expect(line).toMatch(/^[A-D][1-3] (patrol|chase|attack|flee) \d+hp$/);
+    for (const t of merged)
+      for (const line of t.split('\n')) expect(line).toMatch(/^[A-D][1-3] (patrol|chase|attack|flee) \d+hp$/);
     expect(texts.join('\n').split('\n').length).toBe(game.agents.length);
   });
 });

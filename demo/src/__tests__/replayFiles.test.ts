@@ -6,7 +6,12 @@ import { listLifetimes, recordedTransform } from '../hook/readBack';
 import { ExplosionSample, explosionsAt } from '../rewind/explosions';
 import { createRewind, recordFrame, type Rewind } from '../rewind/recording';
 import {
-  DEMO_BUILD_ID, describeReplay, describeReplayError, openReplay, replayFileName, saveDemoReplay,
+  DEMO_BUILD_ID,
+  describeReplay,
+  describeReplayError,
+  openReplay,
+  replayFileName,
+  saveDemoReplay,
 } from '../rewind/replayFile';
 
 // These modules load no pixi (types only); the overlay is tested in the browser (src/pixi, tests/e2e).
@@ -54,7 +59,17 @@ describe('replay error messages', () => {
   });
 
   it('has its own sentence for every error code', () => {
-    const codes = ['BAD_MAGIC', 'NEWER_VERSION', 'UNSUPPORTED_VERSION', 'TRUNCATED', 'CORRUPT', 'CHECKSUM', 'TOO_LARGE', 'BAD_INPUT', 'UNSUPPORTED_PLATFORM'] as const;
+    const codes = [
+      'BAD_MAGIC',
+      'NEWER_VERSION',
+      'UNSUPPORTED_VERSION',
+      'TRUNCATED',
+      'CORRUPT',
+      'CHECKSUM',
+      'TOO_LARGE',
+      'BAD_INPUT',
+      'UNSUPPORTED_PLATFORM',
+    ] as const;
     const sentences = new Set<string>();
     for (const code of codes) {
       const text = describeReplayError(new ReplayError(code, 'detail'));
@@ -65,7 +80,9 @@ describe('replay error messages', () => {
   });
 
   it('describes other failures (a download, a read) without pretending they are replay errors', () => {
-    expect(describeReplayError(new Error('HTTP 404 Not Found'))).toBe('The replay could not be opened: HTTP 404 Not Found');
+    expect(describeReplayError(new Error('HTTP 404 Not Found'))).toBe(
+      'The replay could not be opened: HTTP 404 Not Found',
+    );
     expect(describeReplayError('boom')).toBe('The replay could not be opened: boom');
   });
 
@@ -85,7 +102,13 @@ describe('saving and opening demo replays (rewind.ts step 7)', () => {
   it('saves the live recording with the demo build id, the note and the bookmarks, and opens it again', () => {
     const { rw } = play(180);
     const reader = rw.recorder.reader;
-    const bytes = saveDemoReplay(overlayShowing('live', [{ frame: reader.newestFrame - 10, label: 'the jump' }]), rw.recorder, null, 'stuck in a wall', { seed: '7' });
+    const bytes = saveDemoReplay(
+      overlayShowing('live', [{ frame: reader.newestFrame - 10, label: 'the jump' }]),
+      rw.recorder,
+      null,
+      'stuck in a wall',
+      { seed: '7' },
+    );
     const replay = openReplay(bytes);
     expect(replay.warnings).toEqual([]);
     expect(replay.buildId).toBe(DEMO_BUILD_ID);
@@ -95,17 +118,25 @@ describe('saving and opening demo replays (rewind.ts step 7)', () => {
     expect(replay.reader.frameCount).toBe(reader.frameCount);
     expect(replay.reader.newestFrame).toBe(reader.newestFrame);
     expect(replay.staticLayers.list().map((l) => l.name)).toEqual(['navgrid', 'arena']);
-    expect(describeReplay(replay)).toMatch(/^180 frames \(3\.0 s\) · \d+ entities · [\d.]+ MB · build rewindable-demo\/0\.1\.0 · saved .* · note: “stuck in a wall”$/);
+    expect(describeReplay(replay)).toMatch(
+      /^180 frames \(3\.0 s\) · \d+ entities · [\d.]+ MB · build rewindable-demo\/0\.1\.0 · saved .* · note: “stuck in a wall”$/,
+    );
   });
 
   it('re-saves a shown replay with its own build id and platform, keeping its note unless a new one is given', () => {
     const { rw } = play(60);
-    const original = openReplay(saveReplay(rw.recorder, { buildId: 'build-42', platform: 'a phone', note: 'first note' }), null);
+    const original = openReplay(
+      saveReplay(rw.recorder, { buildId: 'build-42', platform: 'a phone', note: 'first note' }),
+      null,
+    );
     const again = openReplay(saveDemoReplay(overlayShowing('replay', []), rw.recorder, original, ''), null);
     expect(again.buildId).toBe('build-42');
     expect(again.info.platform).toBe('a phone');
     expect(again.info.note).toBe('first note');
-    const renamed = openReplay(saveDemoReplay(overlayShowing('replay', []), rw.recorder, original, 'second note'), null);
+    const renamed = openReplay(
+      saveDemoReplay(overlayShowing('replay', []), rw.recorder, original, 'second note'),
+      null,
+    );
     expect(renamed.info.note).toBe('second note');
     // The live source is saved when the overlay shows the live recording, even with a replay loaded.
     const live = openReplay(saveDemoReplay(overlayShowing('live', []), rw.recorder, original, ''));

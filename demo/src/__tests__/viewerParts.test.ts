@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { hashBytes } from '../hook/canvasChecksum';
 import { KINDS } from '../game/types';
-import { BALL_COLORS, PLAYER_COLOR, SQUAD_COLORS, colorFor, isDemoKind, moverVariant, variantFor } from '../view/kindLook';
+import {
+  BALL_COLORS,
+  PLAYER_COLOR,
+  SQUAD_COLORS,
+  colorFor,
+  isDemoKind,
+  moverVariant,
+  variantFor,
+} from '../view/kindLook';
 import { KindRegistry, hslToRgb, kindColor } from '../view/KindRegistry';
 
 describe('KindRegistry (kind → factory)', () => {

@@ -52,21 +52,30 @@ export class Arena {
    */
   public pushCircle(x: number, y: number, r: number, out: Float64Array): boolean {
     let touched = false;
-    let px = x, py = y;
-    const t0x = Math.floor((x - r) / TILE), t1x = Math.floor((x + r) / TILE);
-    const t0y = Math.floor((y - r) / TILE), t1y = Math.floor((y + r) / TILE);
+    let px = x,
+      py = y;
+    const t0x = Math.floor((x - r) / TILE),
+      t1x = Math.floor((x + r) / TILE);
+    const t0y = Math.floor((y - r) / TILE),
+      t1y = Math.floor((y + r) / TILE);
     for (let ty = t0y; ty <= t1y; ty++) {
       for (let tx = t0x; tx <= t1x; tx++) {
         if (!this.solidTile(tx, ty)) continue;
-        const minX = tx * TILE, minY = ty * TILE;
-        const cx = clamp(px, minX, minX + TILE), cy = clamp(py, minY, minY + TILE);
-        let dx = px - cx, dy = py - cy;
+        const minX = tx * TILE,
+          minY = ty * TILE;
+        const cx = clamp(px, minX, minX + TILE),
+          cy = clamp(py, minY, minY + TILE);
+        let dx = px - cx,
+          dy = py - cy;
         let d2 = dx * dx + dy * dy;
         if (d2 >= r * r) continue;
         let d: number;
         if (d2 < 1e-9) {
           // Centre inside the tile: push out along the shallowest axis.
-          const left = px - minX, right = minX + TILE - px, up = py - minY, down = minY + TILE - py;
+          const left = px - minX,
+            right = minX + TILE - px,
+            up = py - minY,
+            down = minY + TILE - py;
           const m = Math.min(left, right, up, down);
           dx = m === left ? -1 : m === right ? 1 : 0;
           dy = m === up ? -1 : m === down ? 1 : 0;
@@ -96,14 +105,18 @@ export class Arena {
    * Whether the segment from (x0, y0) to (x1, y1) crosses no wall (grid traversal, exact per tile).
    */
   public lineOfSight(x0: number, y0: number, x1: number, y1: number): boolean {
-    let tx = Math.floor(x0 / TILE), ty = Math.floor(y0 / TILE);
-    const ex = Math.floor(x1 / TILE), ey = Math.floor(y1 / TILE);
-    const dx = x1 - x0, dy = y1 - y0;
-    const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    let tx = Math.floor(x0 / TILE),
+      ty = Math.floor(y0 / TILE);
+    const ex = Math.floor(x1 / TILE),
+      ey = Math.floor(y1 / TILE);
+    const dx = x1 - x0,
+      dy = y1 - y0;
+    const sx = dx > 0 ? 1 : -1,
+      sy = dy > 0 ? 1 : -1;
     const tdx = dx !== 0 ? Math.abs(TILE / dx) : Infinity;
     const tdy = dy !== 0 ? Math.abs(TILE / dy) : Infinity;
-    let tmx = dx !== 0 ? ((sx > 0 ? (tx + 1) * TILE - x0 : x0 - tx * TILE) / Math.abs(dx)) : Infinity;
-    let tmy = dy !== 0 ? ((sy > 0 ? (ty + 1) * TILE - y0 : y0 - ty * TILE) / Math.abs(dy)) : Infinity;
+    let tmx = dx !== 0 ? (sx > 0 ? (tx + 1) * TILE - x0 : x0 - tx * TILE) / Math.abs(dx) : Infinity;
+    let tmy = dy !== 0 ? (sy > 0 ? (ty + 1) * TILE - y0 : y0 - ty * TILE) / Math.abs(dy) : Infinity;
     for (let steps = 0; steps < 512; steps++) {
       if (this.solidTile(tx, ty)) return false;
       if (tx === ex && ty === ey) return true;
@@ -123,13 +136,17 @@ export class Arena {
    * its two side lines are all clear. Used to shortcut paths.
    */
   public clearPath(x0: number, y0: number, x1: number, y1: number, r: number): boolean {
-    const dx = x1 - x0, dy = y1 - y0;
+    const dx = x1 - x0,
+      dy = y1 - y0;
     const len = Math.hypot(dx, dy);
     if (len < 1e-6) return !this.solidAt(x0, y0);
-    const nx = (-dy / len) * r, ny = (dx / len) * r;
-    return this.lineOfSight(x0, y0, x1, y1) &&
+    const nx = (-dy / len) * r,
+      ny = (dx / len) * r;
+    return (
+      this.lineOfSight(x0, y0, x1, y1) &&
       this.lineOfSight(x0 + nx, y0 + ny, x1 + nx, y1 + ny) &&
-      this.lineOfSight(x0 - nx, y0 - ny, x1 - nx, y1 - ny);
+      this.lineOfSight(x0 - nx, y0 - ny, x1 - nx, y1 - ny)
+    );
   }
 
   /** Centre of tile (tx, ty) in world units. */

@@ -39,7 +39,8 @@ export class Crowd {
   public add(id: number): boolean {
     if (this.count >= MAX_MOVERS) return false;
     const r = this.rng;
-    let tx = 0, ty = 0;
+    let tx = 0,
+      ty = 0;
     for (let tries = 0; tries < 100; tries++) {
       tx = 1 + r.int(this.arena.cols - 2);
       ty = 1 + r.int(this.arena.rows - 2);
@@ -72,7 +73,8 @@ export class Crowd {
     for (let k = 0; k < n; k++) {
       const i = this.near[k];
       if (i >= this.count) continue;
-      const dx = this.x[i] - x, dy = this.y[i] - y;
+      const dx = this.x[i] - x,
+        dy = this.y[i] - y;
       const d = Math.hypot(dx, dy);
       if (d > radius || d < 1e-3) continue;
       const f = strength * (1 - d / radius);
@@ -104,7 +106,8 @@ export class Crowd {
       for (let k = 0; k < m; k++) {
         const j = this.near[k];
         if (j === i) continue;
-        const dx = this.x[i] - this.x[j], dy = this.y[i] - this.y[j];
+        const dx = this.x[i] - this.x[j],
+          dy = this.y[i] - this.y[j];
         const d2 = dx * dx + dy * dy;
         if (d2 < RADIUS * RADIUS * 4 && d2 > 1e-6) {
           const d = Math.sqrt(d2);

@@ -18,8 +18,17 @@ import { Autopilot, AUTOPILOT_DELAY, updatePlayer, type PlayerInput } from './pl
 import { animateRig, BONE_COUNT, createRig, forwardKinematics, RIG_PARENTS } from './rig';
 import { Rng } from './rng';
 import {
-  EXPLOSION_DURATION, type Actor, type Agent, type Entity, type Explosion, type GameEvent, type Kind, type Pickup,
-  type PickupType, type Projectile, type SpawnNote,
+  EXPLOSION_DURATION,
+  type Actor,
+  type Agent,
+  type Entity,
+  type Explosion,
+  type GameEvent,
+  type Kind,
+  type Pickup,
+  type PickupType,
+  type Projectile,
+  type SpawnNote,
 } from './types';
 
 /** Recorded label of a crowd mover per colour variant. */
@@ -71,7 +80,16 @@ export class Game {
   public readonly crowd = new Crowd(this.arena);
   public readonly camera = new Camera();
   public readonly autopilot = new Autopilot();
-  public readonly input: PlayerInput = { moveX: 0, moveY: 0, jump: false, fire: false, aimX: 0, aimY: 0, hasAim: false, idle: AUTOPILOT_DELAY };
+  public readonly input: PlayerInput = {
+    moveX: 0,
+    moveY: 0,
+    jump: false,
+    fire: false,
+    aimX: 0,
+    aimY: 0,
+    hasAim: false,
+    idle: AUTOPILOT_DELAY,
+  };
 
   public readonly player: Actor;
   public readonly agents: Agent[] = [];
@@ -106,14 +124,23 @@ export class Game {
     this.spawnY = 24 * TILE;
     this.player = this.makeActor('player', this.spawnX, this.spawnY, 100, 'Player');
     this.camera.snap(this.player.x, this.player.y);
-    const w = this.arena.width, h = this.arena.height;
+    const w = this.arena.width,
+      h = this.arena.height;
     // Each squad patrols a loop through one quarter of the arena and the hall next to it.
     const quarter = (sx: number, sy: number): Float32Array => {
       const fx = (x: number): number => (sx < 0 ? x : w - x);
       const fy = (y: number): number => (sy < 0 ? y : h - y);
       return new Float32Array([
-        fx(8 * TILE), fy(5 * TILE), fx(19 * TILE), fy(4 * TILE), fx(26 * TILE), fy(10.5 * TILE),
-        fx(19 * TILE), fy(16.5 * TILE), fx(4 * TILE), fy(16.5 * TILE),
+        fx(8 * TILE),
+        fy(5 * TILE),
+        fx(19 * TILE),
+        fy(4 * TILE),
+        fx(26 * TILE),
+        fy(10.5 * TILE),
+        fx(19 * TILE),
+        fy(16.5 * TILE),
+        fx(4 * TILE),
+        fy(16.5 * TILE),
       ]);
     };
     this.routes = [quarter(-1, -1), quarter(1, -1), quarter(-1, 1), quarter(1, 1)];
@@ -189,20 +216,53 @@ export class Game {
     const j = this.joints;
     for (const a of this.actorsIter()) {
       const h = a.angle / 2;
-      forwardKinematics(RIG_PARENTS, BONE_COUNT, a.rig.rot, a.rig.off, 0, a.x, a.y, a.z, 0, 0, Math.sin(h), Math.cos(h), j);
+      forwardKinematics(
+        RIG_PARENTS,
+        BONE_COUNT,
+        a.rig.rot,
+        a.rig.off,
+        0,
+        a.x,
+        a.y,
+        a.z,
+        0,
+        0,
+        Math.sin(h),
+        Math.cos(h),
+        j,
+      );
       stickFigure(draw, ch.animation, j, RIG_PARENTS, BONE_COUNT, a.kind === 'player' ? 0xff9df5 : 0xd86bff);
     }
     for (const p of this.projectiles) {
-      draw.line(ch.combat, p.x, p.y, p.z, p.x - p.vx * 0.05, p.y - p.vy * 0.05, p.z, p.fromPlayer ? 0x7df9ff : 0xff7a4d);
+      draw.line(
+        ch.combat,
+        p.x,
+        p.y,
+        p.z,
+        p.x - p.vx * 0.05,
+        p.y - p.vy * 0.05,
+        p.z,
+        p.fromPlayer ? 0x7df9ff : 0xff7a4d,
+      );
     }
-    for (const p of this.pickups) draw.sphere(ch.combat, p.x, p.y, 0, p.radius + 10, p.type === 'health' ? 0x5dff8a : 0xc59bff);
+    for (const p of this.pickups)
+      draw.sphere(ch.combat, p.x, p.y, 0, p.radius + 10, p.type === 'health' ? 0x5dff8a : 0xc59bff);
     for (const e of this.explosions) {
       draw.sphere(ch.combat, e.x, e.y, 0, e.size, 0xffa040);
       cross(draw, ch.combat, e.x, e.y, 0, 8, 0xffa040);
     }
     if (this.autopilotOn && this.autopilot.pathIndex < this.autopilot.pathLength) {
       const ap = this.autopilot;
-      draw.line(ch.ai, this.player.x, this.player.y, 0, ap.path[ap.pathIndex * 2], ap.path[ap.pathIndex * 2 + 1], 0, 0x7df9ff);
+      draw.line(
+        ch.ai,
+        this.player.x,
+        this.player.y,
+        0,
+        ap.path[ap.pathIndex * 2],
+        ap.path[ap.pathIndex * 2 + 1],
+        0,
+        0x7df9ff,
+      );
       for (let i = ap.pathIndex + 1; i < ap.pathLength; i++) {
         draw.line(ch.ai, ap.path[i * 2 - 2], ap.path[i * 2 - 1], 0, ap.path[i * 2], ap.path[i * 2 + 1], 0, 0x7df9ff);
       }
@@ -211,7 +271,8 @@ export class Game {
 
   /** Fires a projectile from an actor's hand. */
   public fire(from: Actor, angle: number, fromPlayer: boolean): void {
-    const c = Math.cos(angle), s = Math.sin(angle);
+    const c = Math.cos(angle),
+      s = Math.sin(angle);
     const speed = fromPlayer ? 520 : 340;
     const p: Projectile = {
       ...baseEntity(this.nextId(), 'projectile', from.x + c * 18 - s * 9, from.y + s * 18 + c * 9, 3),
@@ -250,11 +311,13 @@ export class Game {
     this.events.push({ kind: 'explosion-start', subject: e.id, x, y, value: size });
     const reach = size * 1.6;
     for (const t of this.actorsAndBodies()) {
-      const dx = t.x - x, dy = t.y - y;
+      const dx = t.x - x,
+        dy = t.y - y;
       const d = Math.hypot(dx, dy);
       if (d > reach) continue;
       const f = 1 - d / reach;
-      const nx = d > 1e-3 ? dx / d : 1, ny = d > 1e-3 ? dy / d : 0;
+      const nx = d > 1e-3 ? dx / d : 1,
+        ny = d > 1e-3 ? dy / d : 0;
       t.vx += nx * f * 520 * Math.min(1, t.invMass * 2);
       t.vy += ny * f * 520 * Math.min(1, t.invMass * 2);
       if (t.kind === 'ball' || (t.kind === 'player' && !hurtsPlayer)) continue;
@@ -391,10 +454,16 @@ export class Game {
   private freePoint(margin: number): [number, number] {
     const a = this.arena;
     for (let tries = 0; tries < 200; tries++) {
-      const x = margin + this.rng.next() * (a.width - margin * 2), y = margin + this.rng.next() * (a.height - margin * 2);
-      if (!a.solidAt(x - margin, y - margin) && !a.solidAt(x + margin, y - margin) &&
-          !a.solidAt(x - margin, y + margin) && !a.solidAt(x + margin, y + margin) &&
-          Math.hypot(x - this.spawnX, y - this.spawnY) > 80) return [x, y];
+      const x = margin + this.rng.next() * (a.width - margin * 2),
+        y = margin + this.rng.next() * (a.height - margin * 2);
+      if (
+        !a.solidAt(x - margin, y - margin) &&
+        !a.solidAt(x + margin, y - margin) &&
+        !a.solidAt(x - margin, y + margin) &&
+        !a.solidAt(x + margin, y + margin) &&
+        Math.hypot(x - this.spawnX, y - this.spawnY) > 80
+      )
+        return [x, y];
     }
     return [this.spawnX + 60, this.spawnY];
   }
@@ -407,7 +476,14 @@ export class Game {
       this.noteDespawn(a);
       this.explode(a.x, a.y, 46, false);
       const route = this.routes[a.squad];
-      this.respawns.push({ at: this.time + AGENT_RESPAWN, kind: 'agent', squad: a.squad, slot: a.slot, x: route[0], y: route[1] });
+      this.respawns.push({
+        at: this.time + AGENT_RESPAWN,
+        kind: 'agent',
+        squad: a.squad,
+        slot: a.slot,
+        x: route[0],
+        y: route[1],
+      });
     } else if (t.kind === 'crate') {
       this.bodies.splice(this.bodies.indexOf(t), 1);
       this.noteDespawn(t);
@@ -545,8 +621,22 @@ function wrapAngle(a: number): number {
 
 function baseEntity(id: number, kind: Kind, x: number, y: number, radius: number): Entity {
   return {
-    id, kind, x, y, z: 0, angle: 0, vx: 0, vy: 0, vz: 0, radius, shape: 'circle', invMass: 1, restitution: 0.5,
-    hp: 1, maxHp: 1, damageTimer: 0, alive: true,
+    id,
+    kind,
+    x,
+    y,
+    z: 0,
+    angle: 0,
+    vx: 0,
+    vy: 0,
+    vz: 0,
+    radius,
+    shape: 'circle',
+    invMass: 1,
+    restitution: 0.5,
+    hp: 1,
+    maxHp: 1,
+    damageTimer: 0,
+    alive: true,
   };
 }
-

@@ -49,8 +49,10 @@ export class NavGrid {
   public findPath(sx: number, sy: number, ex: number, ey: number, out: Float32Array, radius = 10): number {
     const a = this.arena;
     const cols = a.cols;
-    const stx = Math.floor(sx / TILE), sty = Math.floor(sy / TILE);
-    let etx = Math.floor(ex / TILE), ety = Math.floor(ey / TILE);
+    const stx = Math.floor(sx / TILE),
+      sty = Math.floor(sy / TILE);
+    let etx = Math.floor(ex / TILE),
+      ety = Math.floor(ey / TILE);
     if (a.solidTile(stx, sty)) return 0;
     if (a.solidTile(etx, ety)) {
       const alt = this.nearestFloor(etx, ety);
@@ -58,7 +60,8 @@ export class NavGrid {
       etx = alt % cols;
       ety = (alt / cols) | 0;
     }
-    const start = sty * cols + stx, goal = ety * cols + etx;
+    const start = sty * cols + stx,
+      goal = ety * cols + etx;
     this.stamp++;
     if (this.stamp === 0xffffffff) {
       this.openStamp.fill(0);
@@ -83,9 +86,11 @@ export class NavGrid {
         found = true;
         break;
       }
-      const cx = cur % cols, cy = (cur / cols) | 0;
+      const cx = cur % cols,
+        cy = (cur / cols) | 0;
       for (let k = 0; k < 8; k++) {
-        const nx = cx + NX[k], ny = cy + NY[k];
+        const nx = cx + NX[k],
+          ny = cy + NY[k];
         if (a.solidTile(nx, ny)) continue;
         if (k >= 4 && (a.solidTile(cx + NX[k], cy) || a.solidTile(cx, cy + NY[k]))) continue;
         const nb = ny * cols + nx;
@@ -105,13 +110,15 @@ export class NavGrid {
     for (let n = goal; n !== start && n >= 0; n = this.parent[n]) this.scratch[len++] = n;
     // Shorten: from the current anchor, skip to the farthest node reachable in a straight line.
     let written = 0;
-    let ax = sx, ay = sy;
+    let ax = sx,
+      ay = sy;
     let i = len - 1;
     while (i >= 0 && written * 2 + 1 < out.length) {
       let j = 0; // the farthest candidate is the goal (index 0 of the reversed list)
       while (j < i) {
         const node = this.scratch[j];
-        const wx = (node % cols) * TILE + TILE / 2, wy = ((node / cols) | 0) * TILE + TILE / 2;
+        const wx = (node % cols) * TILE + TILE / 2,
+          wy = ((node / cols) | 0) * TILE + TILE / 2;
         if (a.clearPath(ax, ay, wx, wy, radius)) break;
         j++;
       }
@@ -165,7 +172,8 @@ export class NavGrid {
       h[0] = last;
       const fv = this.f[last];
       for (;;) {
-        const l = i * 2 + 1, r = l + 1;
+        const l = i * 2 + 1,
+          r = l + 1;
         let m = i;
         let mf = fv;
         if (l < n && this.f[h[l]] < mf) {
@@ -184,6 +192,7 @@ export class NavGrid {
 }
 
 function octile(ax: number, ay: number, bx: number, by: number): number {
-  const dx = Math.abs(ax - bx), dy = Math.abs(ay - by);
+  const dx = Math.abs(ax - bx),
+    dy = Math.abs(ay - by);
   return dx + dy + (SQRT2 - 2) * Math.min(dx, dy);
 }

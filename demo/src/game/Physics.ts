@@ -63,7 +63,7 @@ export class Physics {
           const j = this.near[k];
           if (j <= i) continue;
           const b = colliders[j];
-          if ((a.z > FLY_HEIGHT) !== (b.z > FLY_HEIGHT)) continue; // one flies over the other
+          if (a.z > FLY_HEIGHT !== b.z > FLY_HEIGHT) continue; // one flies over the other
           this.pair(a, b, iter === 0);
         }
       }
@@ -82,7 +82,8 @@ export class Physics {
     }
     const ct = this.contacts;
     for (let i = 0; i < this.contactCount; i++) {
-      const x = ct[i * 4], y = ct[i * 4 + 1];
+      const x = ct[i * 4],
+        y = ct[i * 4 + 1];
       draw.point(channel, x, y, 0, 4, 0xff5a5a);
       draw.arrow(channel, x, y, 0, x + ct[i * 4 + 2] * 14, y + ct[i * 4 + 3] * 14, 0, 4, 0xff9a3d);
     }
@@ -101,7 +102,8 @@ export class Physics {
   private pair(a: Entity, b: Entity, record: boolean): void {
     let nx: number, ny: number, depth: number, px: number, py: number;
     if (a.shape === 'circle' && b.shape === 'circle') {
-      const dx = b.x - a.x, dy = b.y - a.y;
+      const dx = b.x - a.x,
+        dy = b.y - a.y;
       const rr = a.radius + b.radius;
       const d2 = dx * dx + dy * dy;
       if (d2 >= rr * rr) return;
@@ -138,14 +140,17 @@ export class Physics {
       const circle = a.shape === 'circle' ? a : b;
       const box = a.shape === 'circle' ? b : a;
       const h = box.radius;
-      const cx = clamp(circle.x, box.x - h, box.x + h), cy = clamp(circle.y, box.y - h, box.y + h);
-      let dx = circle.x - cx, dy = circle.y - cy;
+      const cx = clamp(circle.x, box.x - h, box.x + h),
+        cy = clamp(circle.y, box.y - h, box.y + h);
+      let dx = circle.x - cx,
+        dy = circle.y - cy;
       const d2 = dx * dx + dy * dy;
       if (d2 >= circle.radius * circle.radius) return;
       let d: number;
       if (d2 < 1e-9) {
         // Centre inside the box: out along the shallowest axis.
-        const ex = h - Math.abs(circle.x - box.x), ey = h - Math.abs(circle.y - box.y);
+        const ex = h - Math.abs(circle.x - box.x),
+          ey = h - Math.abs(circle.y - box.y);
         if (ex < ey) {
           dx = circle.x > box.x ? 1 : -1;
           dy = 0;
@@ -205,15 +210,20 @@ export class Physics {
     }
     // Box against wall tiles: out along the axis of least overlap, tile by tile.
     const h = c.radius;
-    const t0x = Math.floor((c.x - h) / TILE), t1x = Math.floor((c.x + h) / TILE);
-    const t0y = Math.floor((c.y - h) / TILE), t1y = Math.floor((c.y + h) / TILE);
+    const t0x = Math.floor((c.x - h) / TILE),
+      t1x = Math.floor((c.x + h) / TILE);
+    const t0y = Math.floor((c.y - h) / TILE),
+      t1y = Math.floor((c.y + h) / TILE);
     for (let ty = t0y; ty <= t1y; ty++) {
       for (let tx = t0x; tx <= t1x; tx++) {
         if (!this.arena.solidTile(tx, ty)) continue;
-        const cx = tx * TILE + TILE / 2, cy = ty * TILE + TILE / 2;
-        const ox = h + TILE / 2 - Math.abs(c.x - cx), oy = h + TILE / 2 - Math.abs(c.y - cy);
+        const cx = tx * TILE + TILE / 2,
+          cy = ty * TILE + TILE / 2;
+        const ox = h + TILE / 2 - Math.abs(c.x - cx),
+          oy = h + TILE / 2 - Math.abs(c.y - cy);
         if (ox <= 0 || oy <= 0) continue;
-        let nx = 0, ny = 0;
+        let nx = 0,
+          ny = 0;
         if (ox < oy) {
           nx = c.x > cx ? 1 : -1;
           c.x += nx * ox;

@@ -89,9 +89,12 @@ export function updateAgent(game: Game, a: Agent, dt: number): void {
         followPath(a);
       } else {
         // Formation slot behind the leader.
-        const c = Math.cos(leader.angle), s = Math.sin(leader.angle);
-        const fx = FORMATION[a.slot * 2], fy = FORMATION[a.slot * 2 + 1];
-        const tx = leader.x + c * fx - s * fy, ty = leader.y + s * fx + c * fy;
+        const c = Math.cos(leader.angle),
+          s = Math.sin(leader.angle);
+        const fx = FORMATION[a.slot * 2],
+          fy = FORMATION[a.slot * 2 + 1];
+        const tx = leader.x + c * fx - s * fy,
+          ty = leader.y + s * fx + c * fy;
         if (game.arena.clearPath(a.x, a.y, tx, ty, a.radius)) {
           a.targetX = tx;
           a.targetY = ty;
@@ -119,7 +122,8 @@ export function updateAgent(game: Game, a: Agent, dt: number): void {
       a.aiming = true;
       // Strafe a little, sideways to the player.
       const side = Math.sin(a.stateTime * 1.7 + a.id) * 0.8;
-      const ux = (p.x - a.x) / (dist || 1), uy = (p.y - a.y) / (dist || 1);
+      const ux = (p.x - a.x) / (dist || 1),
+        uy = (p.y - a.y) / (dist || 1);
       a.targetX = a.x - uy * side * 30;
       a.targetY = a.y + ux * side * 30;
       speed = 35;
@@ -174,7 +178,8 @@ function squadLeader(game: Game, squad: number): Agent {
 
 /** Whether the agent sees (x, y): within range, inside the cone, and in line of sight. */
 export function canSee(game: Game, a: Agent, x: number, y: number): boolean {
-  const dx = x - a.x, dy = y - a.y;
+  const dx = x - a.x,
+    dy = y - a.y;
   const d2 = dx * dx + dy * dy;
   if (d2 > VISION_RANGE * VISION_RANGE) return false;
   const diff = Math.abs(wrap(Math.atan2(dy, dx) - a.angle));
@@ -199,7 +204,8 @@ function plan(game: Game, a: Agent, tx: number, ty: number): void {
 /** Sets the steering target to the next waypoint, advancing past the ones reached. */
 function followPath(a: Agent): void {
   while (a.pathIndex < a.pathLength) {
-    const wx = a.path[a.pathIndex * 2], wy = a.path[a.pathIndex * 2 + 1];
+    const wx = a.path[a.pathIndex * 2],
+      wy = a.path[a.pathIndex * 2 + 1];
     if (Math.hypot(wx - a.x, wy - a.y) > 12 || a.pathIndex === a.pathLength - 1) break;
     a.pathIndex++;
   }
@@ -213,9 +219,12 @@ function followPath(a: Agent): void {
 /** Of a few random floor points, the one farthest from the player. */
 function fleeTarget(game: Game, a: Agent): [number, number] {
   const p = game.player;
-  let bx = a.x, by = a.y, best = -1;
+  let bx = a.x,
+    by = a.y,
+    best = -1;
   for (let i = 0; i < 10; i++) {
-    const x = a.x + (game.rng.next() - 0.5) * 700, y = a.y + (game.rng.next() - 0.5) * 700;
+    const x = a.x + (game.rng.next() - 0.5) * 700,
+      y = a.y + (game.rng.next() - 0.5) * 700;
     if (game.arena.solidAt(x, y) || x < 0 || y < 0 || x > game.arena.width || y > game.arena.height) continue;
     const d = Math.hypot(x - p.x, y - p.y);
     if (d > best) {
@@ -229,9 +238,11 @@ function fleeTarget(game: Game, a: Agent): [number, number] {
 
 /** Accelerates towards the steering target and turns to face the motion (or the player). */
 function steer(game: Game, a: Agent, speed: number, dt: number): void {
-  const dx = a.targetX - a.x, dy = a.targetY - a.y;
+  const dx = a.targetX - a.x,
+    dy = a.targetY - a.y;
   const d = Math.hypot(dx, dy);
-  let wantX = 0, wantY = 0;
+  let wantX = 0,
+    wantY = 0;
   if (d > 2 && speed > 0) {
     const s = Math.min(speed, d * 4);
     wantX = (dx / d) * s;
@@ -272,9 +283,11 @@ export function wrap(a: number): number {
 export function drawAgentDebug(game: Game, a: Agent, draw: DebugDraw, ch: DebugChannels, spam: boolean): void {
   const color = STATE_COLOR[a.state];
   cone(draw, ch.ai, a.x, a.y, 0, a.angle, VISION_HALF_ANGLE, VISION_RANGE, a.seesPlayer ? 0xff5a5a : color, 10);
-  let px = a.x, py = a.y;
+  let px = a.x,
+    py = a.y;
   for (let i = a.pathIndex; i < a.pathLength; i++) {
-    const wx = a.path[i * 2], wy = a.path[i * 2 + 1];
+    const wx = a.path[i * 2],
+      wy = a.path[i * 2 + 1];
     draw.line(ch.ai, px, py, 0, wx, wy, 0, color);
     draw.point(ch.ai, wx, wy, 0, 4, color);
     px = wx;
@@ -294,9 +307,11 @@ export function drawAgentDebug(game: Game, a: Agent, draw: DebugDraw, ch: DebugC
     }
     for (let r = 0; r < SPAM_RAYS; r++) {
       const ang = a.angle + (r / SPAM_RAYS) * Math.PI * 2;
-      const ex = a.x + Math.cos(ang) * 120, ey = a.y + Math.sin(ang) * 120;
+      const ex = a.x + Math.cos(ang) * 120,
+        ey = a.y + Math.sin(ang) * 120;
       draw.line(ch.ai, a.x, a.y, 0, ex, ey, 0, 0x8a7420);
-      if (r % 8 === 0) draw.text(ch.ai, ex, ey, 0, `${a.name} ray ${r} clear=${game.arena.lineOfSight(a.x, a.y, ex, ey)}`, 0x8a7420);
+      if (r % 8 === 0)
+        draw.text(ch.ai, ex, ey, 0, `${a.name} ray ${r} clear=${game.arena.lineOfSight(a.x, a.y, ex, ey)}`, 0x8a7420);
     }
   }
 }

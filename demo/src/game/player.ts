@@ -48,8 +48,10 @@ export function updatePlayer(game: Game, dt: number): void {
   game.autopilotOn = input.idle >= AUTOPILOT_DELAY;
   // The controls say what to do, or the autopilot does once they have been idle long enough.
   const want: Intent = game.autopilotOn ? autopilot(game, dt) : input;
-  let mx = want.moveX, my = want.moveY;
-  const fire = want.fire, jump = want.jump;
+  let mx = want.moveX,
+    my = want.moveY;
+  const fire = want.fire,
+    jump = want.jump;
   const aimX = want.hasAim ? want.aimX : p.x + Math.cos(p.angle) * 100;
   const aimY = want.hasAim ? want.aimY : p.y + Math.sin(p.angle) * 100;
   const len = Math.hypot(mx, my);
@@ -72,7 +74,7 @@ export function updatePlayer(game: Game, dt: number): void {
   }
   const face = Math.atan2(aimY - p.y, aimX - p.x);
   p.angle = turnTowards(p.angle, face, dt * 14);
-  p.aiming = fire || game.autopilotOn && game.autopilot.targetId >= 0;
+  p.aiming = fire || (game.autopilotOn && game.autopilot.targetId >= 0);
   if (fire && p.cooldown <= 0) {
     game.fire(p, p.angle, true);
     p.cooldown = (game.energyTimer > 0 ? 0.1 : 0.22) * (game.autopilotOn ? 2 : 1);
@@ -114,7 +116,8 @@ function autopilot(game: Game, dt: number): Intent {
   } else if (ap.pathIndex >= ap.pathLength || ap.replan < -6) {
     for (let tries = 0; tries < 8; tries++) {
       // Roam: usually towards a random agent (the demo should show fights), sometimes anywhere.
-      const prey = game.agents.length > 0 && game.rng.next() < 0.7 ? game.agents[game.rng.int(game.agents.length)] : null;
+      const prey =
+        game.agents.length > 0 && game.rng.next() < 0.7 ? game.agents[game.rng.int(game.agents.length)] : null;
       const x = prey !== null ? prey.x : 60 + game.rng.next() * (game.arena.width - 120);
       const y = prey !== null ? prey.y : 60 + game.rng.next() * (game.arena.height - 120);
       if (game.arena.solidAt(x, y)) continue;
@@ -124,10 +127,14 @@ function autopilot(game: Game, dt: number): Intent {
       if (ap.pathLength > 0) break;
     }
   }
-  while (ap.pathIndex < ap.pathLength &&
-      Math.hypot(ap.path[ap.pathIndex * 2] - p.x, ap.path[ap.pathIndex * 2 + 1] - p.y) < 14) ap.pathIndex++;
+  while (
+    ap.pathIndex < ap.pathLength &&
+    Math.hypot(ap.path[ap.pathIndex * 2] - p.x, ap.path[ap.pathIndex * 2 + 1] - p.y) < 14
+  )
+    ap.pathIndex++;
   if (ap.pathIndex < ap.pathLength) {
-    const dx = ap.path[ap.pathIndex * 2] - p.x, dy = ap.path[ap.pathIndex * 2 + 1] - p.y;
+    const dx = ap.path[ap.pathIndex * 2] - p.x,
+      dy = ap.path[ap.pathIndex * 2 + 1] - p.y;
     const d = Math.hypot(dx, dy) || 1;
     intent.moveX = dx / d;
     intent.moveY = dy / d;
@@ -139,7 +146,8 @@ function autopilot(game: Game, dt: number): Intent {
     intent.fire = true;
     // Circle-strafe a little while fighting.
     if (game.rng.next() < dt * 0.5) ap.strafe = -ap.strafe;
-    const dx = target.x - p.x, dy = target.y - p.y;
+    const dx = target.x - p.x,
+      dy = target.y - p.y;
     const d = Math.hypot(dx, dy) || 1;
     intent.moveX = intent.moveX * 0.5 + (-dy / d) * ap.strafe * 0.6 + (d < 150 ? -dx / d : 0) * 0.5;
     intent.moveY = intent.moveY * 0.5 + (dx / d) * ap.strafe * 0.6 + (d < 150 ? -dy / d : 0) * 0.5;

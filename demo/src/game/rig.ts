@@ -10,9 +10,22 @@
 
 /** Bone names, index = bone index. */
 export const BONE_NAMES = [
-  'pelvis', 'spine', 'chest', 'head',
-  'upperArmL', 'forearmL', 'handL', 'upperArmR', 'forearmR', 'handR',
-  'thighL', 'shinL', 'footL', 'thighR', 'shinR', 'footR',
+  'pelvis',
+  'spine',
+  'chest',
+  'head',
+  'upperArmL',
+  'forearmL',
+  'handL',
+  'upperArmR',
+  'forearmR',
+  'handR',
+  'thighL',
+  'shinL',
+  'footL',
+  'thighR',
+  'shinR',
+  'footR',
 ] as const;
 
 /** Parent of each bone (-1 for the root): what `recorder.describeSkeleton(kind, RIG_PARENTS)` gets. */
@@ -23,14 +36,54 @@ export const BONE_COUNT = RIG_PARENTS.length;
 const HIP = 22;
 /** Rest offsets (x, y, z) of each bone from its parent, in world units. */
 const REST_OFFSETS: readonly number[] = [
-  0, 0, HIP, // pelvis
-  0, 0, 7, // spine
-  0, 0, 8, // chest
-  0, 0, 8, // head
-  0, -9.5, 0, 0, 0, -9.5, 0, 0, -8, // left arm: shoulder, elbow, wrist
-  0, 9.5, 0, 0, 0, -9.5, 0, 0, -8, // right arm
-  0, -5.5, 0, 0, 0, -11, 0, 0, -11, // left leg: hip, knee, ankle
-  0, 5.5, 0, 0, 0, -11, 0, 0, -11, // right leg
+  0,
+  0,
+  HIP, // pelvis
+  0,
+  0,
+  7, // spine
+  0,
+  0,
+  8, // chest
+  0,
+  0,
+  8, // head
+  0,
+  -9.5,
+  0,
+  0,
+  0,
+  -9.5,
+  0,
+  0,
+  -8, // left arm: shoulder, elbow, wrist
+  0,
+  9.5,
+  0,
+  0,
+  0,
+  -9.5,
+  0,
+  0,
+  -8, // right arm
+  0,
+  -5.5,
+  0,
+  0,
+  0,
+  -11,
+  0,
+  0,
+  -11, // left leg: hip, knee, ankle
+  0,
+  5.5,
+  0,
+  0,
+  0,
+  -11,
+  0,
+  0,
+  -11, // right leg
 ];
 
 /** Pose state and output of one character. */
@@ -80,8 +133,10 @@ export function animateRig(rig: Rig, dt: number, speed: number, airborne: boolea
   const stride = 30 + 34 * s;
   rig.phase = (rig.phase + (speed * dt * Math.PI * 2) / stride) % (Math.PI * 2);
   const moving = Math.min(1, speed / 25);
-  const sin = Math.sin(rig.phase), cos = Math.cos(rig.phase);
-  const air = rig.air, ground = 1 - air;
+  const sin = Math.sin(rig.phase),
+    cos = Math.cos(rig.phase);
+  const air = rig.air,
+    ground = 1 - air;
 
   const legSwing = (0.35 + 0.5 * s) * moving * ground;
   const knee = (0.4 + 0.8 * s) * moving * ground;
@@ -109,7 +164,8 @@ export function animateRig(rig: Rig, dt: number, speed: number, airborne: boolea
   setLocal(rig, 9, 0, 0, 0);
 
   // Legs: swing about the side axis, knees flex on the forward swing, tucked in the air.
-  const tuck = -1.1 * air, tuckKnee = 1.7 * air;
+  const tuck = -1.1 * air,
+    tuckKnee = 1.7 * air;
   setLocal(rig, 10, 0, -legSwing * sin + tuck, -0.05);
   setLocal(rig, 11, 0, knee * Math.max(0, cos) + tuckKnee, 0);
   setLocal(rig, 12, 0, 0, 0);
@@ -124,9 +180,12 @@ function mix(a: number, b: number, t: number): number {
 
 /** Writes bone `i`'s local rotation as yaw (about z) · pitch (about y) · roll (about x). */
 function setLocal(rig: Rig, i: number, yaw: number, pitch: number, roll: number): void {
-  const cz = Math.cos(yaw / 2), sz = Math.sin(yaw / 2);
-  const cy = Math.cos(pitch / 2), sy = Math.sin(pitch / 2);
-  const cx = Math.cos(roll / 2), sx = Math.sin(roll / 2);
+  const cz = Math.cos(yaw / 2),
+    sz = Math.sin(yaw / 2);
+  const cy = Math.cos(pitch / 2),
+    sy = Math.sin(pitch / 2);
+  const cx = Math.cos(roll / 2),
+    sx = Math.sin(roll / 2);
   const r = rig.rot;
   const o = i * 4;
   r[o] = sx * cy * cz - cx * sy * sz;
@@ -146,9 +205,18 @@ let worldRot = new Float64Array(BONE_COUNT * 4);
  * forwardKinematics(RIG_PARENTS, BONE_COUNT, rig.rot, rig.off, 0, e.x, e.y, e.z, 0, 0, Math.sin(e.angle / 2), Math.cos(e.angle / 2), joints);
  */
 export function forwardKinematics(
-  parents: ArrayLike<number>, count: number,
-  rot: ArrayLike<number>, off: ArrayLike<number>, start: number,
-  ex: number, ey: number, ez: number, qx: number, qy: number, qz: number, qw: number,
+  parents: ArrayLike<number>,
+  count: number,
+  rot: ArrayLike<number>,
+  off: ArrayLike<number>,
+  start: number,
+  ex: number,
+  ey: number,
+  ez: number,
+  qx: number,
+  qy: number,
+  qz: number,
+  qw: number,
   out: Float32Array,
 ): void {
   if (worldRot.length < count * 4) worldRot = new Float64Array(count * 4);
@@ -157,21 +225,38 @@ export function forwardKinematics(
     const p = parents[i];
     let px: number, py: number, pz: number, ax: number, ay: number, az: number, aw: number;
     if (p >= 0 && p < i) {
-      px = out[p * 3]; py = out[p * 3 + 1]; pz = out[p * 3 + 2];
-      ax = w[p * 4]; ay = w[p * 4 + 1]; az = w[p * 4 + 2]; aw = w[p * 4 + 3];
+      px = out[p * 3];
+      py = out[p * 3 + 1];
+      pz = out[p * 3 + 2];
+      ax = w[p * 4];
+      ay = w[p * 4 + 1];
+      az = w[p * 4 + 2];
+      aw = w[p * 4 + 3];
     } else {
-      px = ex; py = ey; pz = ez;
-      ax = qx; ay = qy; az = qz; aw = qw;
+      px = ex;
+      py = ey;
+      pz = ez;
+      ax = qx;
+      ay = qy;
+      az = qz;
+      aw = qw;
     }
     const b = start + i;
     // Offset rotated by the parent's world rotation: v' = v + 2w(u×v) + 2u×(u×v).
-    const vx = off[b * 3], vy = off[b * 3 + 1], vz = off[b * 3 + 2];
-    const tx = 2 * (ay * vz - az * vy), ty = 2 * (az * vx - ax * vz), tz = 2 * (ax * vy - ay * vx);
+    const vx = off[b * 3],
+      vy = off[b * 3 + 1],
+      vz = off[b * 3 + 2];
+    const tx = 2 * (ay * vz - az * vy),
+      ty = 2 * (az * vx - ax * vz),
+      tz = 2 * (ax * vy - ay * vx);
     out[i * 3] = px + vx + aw * tx + (ay * tz - az * ty);
     out[i * 3 + 1] = py + vy + aw * ty + (az * tx - ax * tz);
     out[i * 3 + 2] = pz + vz + aw * tz + (ax * ty - ay * tx);
     // World rotation = parent world · local.
-    const bx = rot[b * 4], by = rot[b * 4 + 1], bz = rot[b * 4 + 2], bw = rot[b * 4 + 3];
+    const bx = rot[b * 4],
+      by = rot[b * 4 + 1],
+      bz = rot[b * 4 + 2],
+      bw = rot[b * 4 + 3];
     w[i * 4] = aw * bx + ax * bw + ay * bz - az * by;
     w[i * 4 + 1] = aw * by - ax * bz + ay * bw + az * bx;
     w[i * 4 + 2] = aw * bz + ax * by - ay * bx + az * bw;

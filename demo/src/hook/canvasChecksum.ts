@@ -17,7 +17,10 @@ export function hashBytes(bytes: Uint8Array): number {
   const aligned = bytes.byteOffset % 4 === 0;
   const u32 = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : null;
   for (let i = 0; i < words; i++) {
-    const w = u32 !== null ? u32[i] : bytes[i * 4] | (bytes[i * 4 + 1] << 8) | (bytes[i * 4 + 2] << 16) | (bytes[i * 4 + 3] << 24);
+    const w =
+      u32 !== null
+        ? u32[i]
+        : bytes[i * 4] | (bytes[i * 4 + 1] << 8) | (bytes[i * 4 + 2] << 16) | (bytes[i * 4 + 3] << 24);
     h = Math.imul(h ^ w, 0x01000193);
   }
   for (let i = words * 4; i < bytes.byteLength; i++) h = Math.imul(h ^ bytes[i], 0x01000193);

@@ -21,7 +21,12 @@ import type { Rewind } from '../rewind/recording';
 import type { GameView } from '../view/GameView';
 import { canvasChecksum } from './canvasChecksum';
 import {
-  displayedTransform, listLifetimes, recordedTransform, shownObjectOf, type DisplayedTransform, type Lifetime,
+  displayedTransform,
+  listLifetimes,
+  recordedTransform,
+  shownObjectOf,
+  type DisplayedTransform,
+  type Lifetime,
   type RecordedTransform,
 } from './readBack';
 
@@ -59,7 +64,15 @@ export interface DemoHook {
   setCrowd(n: number): void;
   setSpam(on: boolean): void;
   /** Recorder cost and ring use. */
-  stats(): { recordMs: number; drawMs: number; ringBytes: number; arenaBytes: number; frames: number; newestFrame: number; steps: number };
+  stats(): {
+    recordMs: number;
+    drawMs: number;
+    ringBytes: number;
+    arenaBytes: number;
+    frames: number;
+    newestFrame: number;
+    steps: number;
+  };
   /**
    * The recorded transform of the entity with numeric id `id` at frame `frame` (the life of `id`
    * present in that frame) from the reader the overlay shows (live recorder or loaded replay).
@@ -88,10 +101,22 @@ declare global {
  * installDemoHook(app, game, rewind, view, attachOverlay(...).overlay, files, hud);
  */
 export function installDemoHook(
-  app: Application, game: Game, rewind: Rewind, view: GameView, overlay: RewindOverlay, files: ReplayFiles, hud: Hud,
+  app: Application,
+  game: Game,
+  rewind: Rewind,
+  view: GameView,
+  overlay: RewindOverlay,
+  files: ReplayFiles,
+  hud: Hud,
 ): DemoHook {
   const hook: DemoHook = {
-    app, game, rewind, recorder: rewind.recorder, view, kinds: KINDS, overlay,
+    app,
+    game,
+    rewind,
+    recorder: rewind.recorder,
+    view,
+    kinds: KINDS,
+    overlay,
     hooks: { isPaused: () => game.paused },
     transform(id) {
       // Present the playback position now (a seek shows on the next tick otherwise).
@@ -120,8 +145,13 @@ export function installDemoHook(
     stats() {
       const r = rewind.recorder;
       return {
-        recordMs: rewind.cost.avgMs, drawMs: rewind.cost.drawMs, ringBytes: r.ring.bytesUsed, arenaBytes: r.options.arenaBytes,
-        frames: r.reader.frameCount, newestFrame: r.reader.frameCount > 0 ? r.reader.newestFrame : -1, steps: game.steps,
+        recordMs: rewind.cost.avgMs,
+        drawMs: rewind.cost.drawMs,
+        ringBytes: r.ring.bytesUsed,
+        arenaBytes: r.options.arenaBytes,
+        frames: r.reader.frameCount,
+        newestFrame: r.reader.frameCount > 0 ? r.reader.newestFrame : -1,
+        steps: game.steps,
       };
     },
     recordedAt: (id, frame) => recordedTransform(overlay.reader, id, frame),

@@ -69,7 +69,14 @@ export function listLifetimes(playback: Playback): Lifetime[] {
   const lt = playback.lifetimes;
   const out: Lifetime[] = [];
   lt.forEach((h) => {
-    out.push({ handle: h, id: lt.id(h), kind: lt.kind(h) ?? null, first: lt.firstFrame(h), last: lt.lastFrame(h), existsAtNewest: lt.existsAtNewest(h) });
+    out.push({
+      handle: h,
+      id: lt.id(h),
+      kind: lt.kind(h) ?? null,
+      first: lt.firstFrame(h),
+      last: lt.lastFrame(h),
+      existsAtNewest: lt.existsAtNewest(h),
+    });
   });
   return out;
 }
@@ -110,6 +117,13 @@ export interface DisplayedTransform {
  * @example
  * displayedTransform(view.displayOf(id)); // { x, y, rotation, visible, tint }
  */
-export function displayedTransform(d: { x: number; y: number; rotation: number; visible: boolean; tint: number; parent: unknown }): DisplayedTransform {
+export function displayedTransform(d: {
+  x: number;
+  y: number;
+  rotation: number;
+  visible: boolean;
+  tint: number;
+  parent: unknown;
+}): DisplayedTransform {
   return { x: d.x, y: d.y, rotation: d.rotation, visible: d.visible && d.parent !== null, tint: d.tint };
 }

@@ -12,7 +12,13 @@ import type { RewindOverlay } from 'rewindable/pixi';
 import type { Application } from 'pixi.js';
 import type { ReplayFiles } from '../ReplayFiles';
 import { canvasChecksum } from './canvasChecksum';
-import { displayedTransform, recordedTransform, shownObjectOf, type DisplayedTransform, type RecordedTransform } from './readBack';
+import {
+  displayedTransform,
+  recordedTransform,
+  shownObjectOf,
+  type DisplayedTransform,
+  type RecordedTransform,
+} from './readBack';
 
 export interface ViewerHook {
   readonly app: Application;

@@ -36,14 +36,19 @@ const seenScratch = new Int32Array(256);
  * const n = explosionsAt(rewind.recorder, 1234.5, sample); // or a loaded replay, or playback.reader
  * for (let i = 0; i < n; i++) drawExplosion(fx, sample.data[i * 3], sample.data[i * 3 + 1], sample.data[i * 3 + 2], sample.ids[i], sample.ages[i]);
  */
-export function explosionsAt(source: FrameReader | { readonly reader: FrameReader }, position: number, out: ExplosionSample): number {
+export function explosionsAt(
+  source: FrameReader | { readonly reader: FrameReader },
+  position: number,
+  out: ExplosionSample,
+): number {
   out.count = 0;
   const reader = 'reader' in source ? source.reader : source;
   // Event kinds by name: a loaded replay numbers them as its recorder did, maybe not as ours does.
   const startKind = reader.eventKinds.indexOf('explosion-start');
   const endKind = reader.eventKinds.indexOf('explosion-end');
   if (reader.frameCount === 0 || startKind < 0) return 0;
-  const oldest = reader.oldestFrame, newest = reader.newestFrame;
+  const oldest = reader.oldestFrame,
+    newest = reader.newestFrame;
   const pos = Math.min(newest, Math.max(oldest, position));
   const f0 = Math.floor(pos);
   const frac = pos - f0;
@@ -79,7 +84,8 @@ export function explosionsAt(source: FrameReader | { readonly reader: FrameReade
         const id = evScratch.subjects[i] | 0;
         if (contains(seenScratch, seen, id)) continue;
         if (seen < seenScratch.length) seenScratch[seen++] = id;
-        if (evScratch.kinds[i] === endKind) push(out, id, evScratch.data, i, Math.max(0, EXPLOSION_DURATION - (tf - now)));
+        if (evScratch.kinds[i] === endKind)
+          push(out, id, evScratch.data, i, Math.max(0, EXPLOSION_DURATION - (tf - now)));
       }
     }
   }

@@ -34,7 +34,14 @@ export interface GameDisplays {
   /** Gives a display from `acquire` back to its pool. */
   release(display: Container): void;
   /** Height (shadow and scale) and, for skeletal kinds, the pose from bones (`start` -1: none). */
-  applyPose(display: Container, z: number, rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void;
+  applyPose(
+    display: Container,
+    z: number,
+    rot: ArrayLike<number>,
+    off: ArrayLike<number>,
+    start: number,
+    count: number,
+  ): void;
   /** Puts every display back in step with the game's state (called on resume). */
   sync(game: Game): void;
   /** The game's own explosion layer, hidden while the overlay shows recorded explosions. */
@@ -92,37 +99,48 @@ export function applyRecorded(display: Container, v: EntityView, poser: Pick<Gam
  * app.ticker.add((t) => { if (!overlay.isPaused) { game.update(dt); recordFrame(rewind, game, dt); view.sync(game); } });
  */
 export function attachOverlay(
-  app: Application, world: Container, game: Game, rw: Rewind, view: GameDisplays, effects: ExplosionLayer,
+  app: Application,
+  world: Container,
+  game: Game,
+  rw: Rewind,
+  view: GameDisplays,
+  effects: ExplosionLayer,
   options: Partial<AttachOverlayOptions> = {},
 ): AttachedOverlay {
   const o: AttachOverlayOptions = { ...DEFAULT_ATTACH_OVERLAY_OPTIONS, ...options };
   // The world container must be the one the view moves as the camera, directly on the stage.
   if (world.parent !== app.stage) throw new Error('demo: the world container must be a child of app.stage');
 
-  const overlay = new RewindOverlay(app, world, {
-    // Live entities: the game's own displays, taken over while paused and restored on resume.
-    find: (id) => view.displayOf(id),
-    // Despawned entities (and every entity of a loaded replay): re-created by kind, pooled.
-    create: (kind, id, label) => view.acquire(kind, label ?? '', id),
-    release: (display) => view.release(display),
-    apply: (display, v) => applyRecorded(display, v, view),
-  }, rw.recorder, {
-    // The game records itself in its main loop (`recordFrame`), so no `record` hook here.
-    onPause: () => {
-      game.paused = true;
-      view.fx.visible = false; // the recorded explosions are drawn by onPresent instead
+  const overlay = new RewindOverlay(
+    app,
+    world,
+    {
+      // Live entities: the game's own displays, taken over while paused and restored on resume.
+      find: (id) => view.displayOf(id),
+      // Despawned entities (and every entity of a loaded replay): re-created by kind, pooled.
+      create: (kind, id, label) => view.acquire(kind, label ?? '', id),
+      release: (display) => view.release(display),
+      apply: (display, v) => applyRecorded(display, v, view),
     },
-    onResume: () => {
-      effects.clear();
-      view.fx.visible = true;
-      view.sync(game); // poses and heights the replay changed, back to the game's state
-      game.paused = false;
+    rw.recorder,
+    {
+      // The game records itself in its main loop (`recordFrame`), so no `record` hook here.
+      onPause: () => {
+        game.paused = true;
+        view.fx.visible = false; // the recorded explosions are drawn by onPresent instead
+      },
+      onResume: () => {
+        effects.clear();
+        view.fx.visible = true;
+        view.sync(game); // poses and heights the replay changed, back to the game's state
+        game.paused = false;
+      },
+      // Particles: the explosions burning at the shown position, from their markers alone.
+      onPresent: presentExplosions(effects),
+      onWarning: o.onWarning,
+      liveKeys: { togglePlay: ['p'] },
     },
-    // Particles: the explosions burning at the shown position, from their markers alone.
-    onPresent: presentExplosions(effects),
-    onWarning: o.onWarning,
-    liveKeys: { togglePlay: ['p'] },
-  });
+  );
   // Recorded explosions above the entities (the overlay's first layer holds re-created ones).
   overlay.worldOverlay.addChildAt(effects.layer, 1);
 
@@ -131,13 +149,19 @@ export function attachOverlay(
   return { overlay, panel };
 }
 
-
 /** How the viewer makes, releases and poses the display of a recorded entity. */
 export interface ViewerEntities {
   /** The display of an entity of `kind` (a kind → factory registry); null: the overlay draws a debug shape. */
   create(kind: string, id: number, label: string | undefined): Container | null;
   release(display: Container, kind: string): void;
-  applyPose(display: Container, z: number, rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void;
+  applyPose(
+    display: Container,
+    z: number,
+    rot: ArrayLike<number>,
+    off: ArrayLike<number>,
+    start: number,
+    count: number,
+  ): void;
 }
 
 /** Settings of `attachViewer`. */
@@ -164,24 +188,33 @@ export const DEFAULT_ATTACH_VIEWER_OPTIONS: Readonly<AttachViewerOptions> = Obje
  * showReplayFile(overlay, openReplay(bytes, null));
  */
 export function attachViewer(
-  app: Application, world: Container, entities: ViewerEntities, effects: ExplosionLayer,
+  app: Application,
+  world: Container,
+  entities: ViewerEntities,
+  effects: ExplosionLayer,
   options: Partial<AttachViewerOptions> = {},
 ): AttachedOverlay {
   const o: AttachViewerOptions = { ...DEFAULT_ATTACH_VIEWER_OPTIONS, ...options };
   // The smallest ring the recorder accepts: it only gives the overlay an (empty) live source.
   const recorder = new Recorder({ maxFrames: 1, arenaBytes: 1024, maxEntitiesPerFrame: 16 });
-  const overlay = new RewindOverlay(app, world, {
-    find: () => null,
-    create: (kind, id, label) => entities.create(kind, id, label),
-    release: (display, kind) => entities.release(display, kind),
-    apply: (display, v) => applyRecorded(display, v, entities),
-  }, recorder, {
-    keys: { resume: [] },
-    liveDebugDraw: false,
-    onResume: o.onResume,
-    onPresent: presentExplosions(effects),
-    onWarning: o.onWarning,
-  });
+  const overlay = new RewindOverlay(
+    app,
+    world,
+    {
+      find: () => null,
+      create: (kind, id, label) => entities.create(kind, id, label),
+      release: (display, kind) => entities.release(display, kind),
+      apply: (display, v) => applyRecorded(display, v, entities),
+    },
+    recorder,
+    {
+      keys: { resume: [] },
+      liveDebugDraw: false,
+      onResume: o.onResume,
+      onPresent: presentExplosions(effects),
+      onWarning: o.onWarning,
+    },
+  );
   overlay.worldOverlay.addChildAt(effects.layer, 1);
   const panel = new RewindPanel(overlay, { title: 'rewindable viewer' });
   for (const c of panel.gui.controllersRecursive()) if (c.property === 'resume') c.hide();

@@ -99,8 +99,10 @@ export function createRewind(game: Game, options: Partial<RecorderOptions> = {})
   recorder.staticLayers.set('navgrid', (draw) => {
     const a = game.arena;
     // The navigation grid: its nodes are the floor tiles (walls are in the layer below); draw the cells.
-    for (let tx = 1; tx < a.cols; tx++) draw.line(channels.ai, tx * TILE, TILE, 0, tx * TILE, a.height - TILE, 0, 0x4a4128);
-    for (let ty = 1; ty < a.rows; ty++) draw.line(channels.ai, TILE, ty * TILE, 0, a.width - TILE, ty * TILE, 0, 0x4a4128);
+    for (let tx = 1; tx < a.cols; tx++)
+      draw.line(channels.ai, tx * TILE, TILE, 0, tx * TILE, a.height - TILE, 0, 0x4a4128);
+    for (let ty = 1; ty < a.rows; ty++)
+      draw.line(channels.ai, TILE, ty * TILE, 0, a.width - TILE, ty * TILE, 0, 0x4a4128);
   });
   recorder.staticLayers.set('arena', (draw) => {
     const a = game.arena;
@@ -109,7 +111,12 @@ export function createRewind(game: Game, options: Partial<RecorderOptions> = {})
     }
   });
 
-  return { recorder, draw: recorder.draw, channels, cost: { totalMs: 0, drawMs: 0, avgMs: 0, window: new Float64Array(60), frames: 0 } };
+  return {
+    recorder,
+    draw: recorder.draw,
+    channels,
+    cost: { totalMs: 0, drawMs: 0, avgMs: 0, window: new Float64Array(60), frames: 0 },
+  };
 }
 
 /**
@@ -176,4 +183,3 @@ function recordEntity(r: Recorder, e: Entity, highlighted: number): void {
     r.bones(e.id, BONE_COUNT, rig.rot, rig.off);
   }
 }
-

@@ -14,7 +14,14 @@
  * game was. Replay files are the one place errors are thrown: `loadReplay` throws a typed
  * `ReplayError`, which the pages turn into a readable banner (`describeReplayError`).
  */
-import { REPLAY_FILE_EXTENSION, ReplayError, loadReplay, saveReplay, type LoadedReplay, type ReplaySource } from 'rewindable';
+import {
+  REPLAY_FILE_EXTENSION,
+  ReplayError,
+  loadReplay,
+  saveReplay,
+  type LoadedReplay,
+  type ReplaySource,
+} from 'rewindable';
 import type { RewindOverlay } from 'rewindable/pixi';
 
 /**
@@ -48,7 +55,10 @@ export function describePlatform(): string {
  * const bytes = saveDemoReplay(overlay, rewind.recorder, null, 'agent walks through the wall');
  */
 export function saveDemoReplay(
-  overlay: RewindOverlay, live: ReplaySource, shown: LoadedReplay | null, note: string,
+  overlay: RewindOverlay,
+  live: ReplaySource,
+  shown: LoadedReplay | null,
+  note: string,
   fields: Readonly<Record<string, string>> = {},
 ): Uint8Array {
   const bookmarks = overlay.playback.bookmarks.list().map((b) => ({ frame: b.frame, label: b.label }));
@@ -89,7 +99,10 @@ export function replayFileName(date: Date): string {
  * const replay = openReplay(new Uint8Array(await file.arrayBuffer()));
  * for (const w of replay.warnings) banner.warn(w.message);
  */
-export function openReplay(bytes: Uint8Array | ArrayBuffer, expectedBuildId: string | null = DEMO_BUILD_ID): LoadedReplay {
+export function openReplay(
+  bytes: Uint8Array | ArrayBuffer,
+  expectedBuildId: string | null = DEMO_BUILD_ID,
+): LoadedReplay {
   return loadReplay(bytes, { expectedBuildId });
 }
 

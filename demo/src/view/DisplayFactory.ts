@@ -82,7 +82,14 @@ export class DisplayFactory {
   }
 
   /** Height (shadow and scale) and, for skeletal kinds, the pose from (recorded) bones. */
-  public applyPose(display: Container, z: number, rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
+  public applyPose(
+    display: Container,
+    z: number,
+    rot: ArrayLike<number>,
+    off: ArrayLike<number>,
+    start: number,
+    count: number,
+  ): void {
     if (!(display instanceof EntityView)) return;
     display.applyHeight(z);
     if (display.kind === 'player' || display.kind === 'agent') display.poseFromBones(rot, off, start, count);

@@ -67,10 +67,16 @@ export class EntityView extends Container {
       case 'crate': {
         const h = radius;
         s.rect(-h + 3, -h + 4, h * 2, h * 2).fill({ color: 0x000000, alpha: 0.3 });
-        g.rect(-h, -h, h * 2, h * 2).fill(0xb07a3c).stroke({ width: 2, color: 0x5c3a17 });
+        g.rect(-h, -h, h * 2, h * 2)
+          .fill(0xb07a3c)
+          .stroke({ width: 2, color: 0x5c3a17 });
         g.rect(-h + 3, -h + 3, h * 2 - 6, h * 2 - 6).stroke({ width: 1.5, color: 0x7d5325 });
-        g.moveTo(-h + 3, -h + 3).lineTo(h - 3, h - 3).stroke({ width: 2, color: 0x7d5325 });
-        g.moveTo(h - 3, -h + 3).lineTo(-h + 3, h - 3).stroke({ width: 2, color: 0x7d5325 });
+        g.moveTo(-h + 3, -h + 3)
+          .lineTo(h - 3, h - 3)
+          .stroke({ width: 2, color: 0x7d5325 });
+        g.moveTo(h - 3, -h + 3)
+          .lineTo(-h + 3, h - 3)
+          .stroke({ width: 2, color: 0x7d5325 });
         break;
       }
       case 'projectile':
@@ -125,7 +131,9 @@ export class EntityView extends Container {
     const dark = darken(c, 0.55);
     g.clear();
     const limb = (a: number, b: number, width: number, color: number): void => {
-      g.moveTo(joints[a * 3], joints[a * 3 + 1]).lineTo(joints[b * 3], joints[b * 3 + 1]).stroke({ width, color, cap: 'round' });
+      g.moveTo(joints[a * 3], joints[a * 3 + 1])
+        .lineTo(joints[b * 3], joints[b * 3 + 1])
+        .stroke({ width, color, cap: 'round' });
     };
     // Legs: hip → knee → ankle, and the feet.
     limb(10, 11, 5, dark);
@@ -146,7 +154,8 @@ export class EntityView extends Container {
     g.circle(joints[6 * 3], joints[6 * 3 + 1], 2.8).fill(0xf3d2b5);
     g.circle(joints[9 * 3], joints[9 * 3 + 1], 2.8).fill(0xf3d2b5);
     // Head with a visor on the facing side.
-    const hx = joints[3 * 3], hy = joints[3 * 3 + 1];
+    const hx = joints[3 * 3],
+      hy = joints[3 * 3 + 1];
     g.circle(hx, hy, 6.8).fill(0xf3d2b5).stroke({ width: 1.5, color: 0x1a1d24 });
     g.roundRect(hx + 1.5, hy - 4, 4, 8, 2).fill(0x1a1d24);
   }
@@ -167,6 +176,8 @@ export class EntityView extends Container {
 }
 
 function darken(c: number, f: number): number {
-  const r = ((c >> 16) & 255) * f, g = ((c >> 8) & 255) * f, b = (c & 255) * f;
+  const r = ((c >> 16) & 255) * f,
+    g = ((c >> 8) & 255) * f,
+    b = (c & 255) * f;
   return ((r & 255) << 16) | ((g & 255) << 8) | (b & 255);
 }

@@ -11,7 +11,7 @@ import type { Game } from '../game/Game';
 import type { Actor, Agent, Entity, Kind, Pickup, Projectile } from '../game/types';
 import { KINDS } from '../game/types';
 import { BALL_COLORS, DisplayFactory, MoverSprite, type EntityDisplay } from './DisplayFactory';
-import { DAMAGE_TINT, EntityView, HIGHLIGHT_TINT, PLAYER_COLOR, SQUAD_COLORS } from './EntityView';
+import { DAMAGE_TINT, type EntityView, HIGHLIGHT_TINT, PLAYER_COLOR, SQUAD_COLORS } from './EntityView';
 import { drawExplosion } from './explosionFx';
 import { ReplayEffects } from './ReplayEffects';
 
@@ -41,7 +41,10 @@ export class GameView {
   private readonly displays = new Map<number, EntityDisplay>();
   private readonly movers: MoverSprite[] = [];
 
-  public constructor(private readonly app: Application, game: Game) {
+  public constructor(
+    private readonly app: Application,
+    game: Game,
+  ) {
     this.factory = new DisplayFactory(app.renderer);
     this.drawFloor(game);
     this.world.addChild(this.floor);
@@ -83,7 +86,14 @@ export class GameView {
   }
 
   /** Height and pose of a display from a (recorded) sample; see `EntityView`. */
-  public applyPose(display: Container, z: number, rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
+  public applyPose(
+    display: Container,
+    z: number,
+    rot: ArrayLike<number>,
+    off: ArrayLike<number>,
+    start: number,
+    count: number,
+  ): void {
     this.factory.applyPose(display, z, rot, off, start, count);
   }
 
@@ -187,11 +197,17 @@ export class GameView {
     g.stroke({ width: 2, color: 0x1f2430 });
     // The void outside the arena (only its on-screen part costs anything).
     const m = 4000;
-    g.rect(-m, -m, a.width + 2 * m, m).rect(-m, a.height, a.width + 2 * m, m)
-      .rect(-m, 0, m, a.height).rect(a.width, 0, m, a.height).fill(0x0b0d11);
+    g.rect(-m, -m, a.width + 2 * m, m)
+      .rect(-m, a.height, a.width + 2 * m, m)
+      .rect(-m, 0, m, a.height)
+      .rect(a.width, 0, m, a.height)
+      .fill(0x0b0d11);
     // Walls: a body and a lighter top edge.
     for (const b of a.blocks) {
-      const x = b.x0 * TILE, y = b.y0 * TILE, w = (b.x1 - b.x0 + 1) * TILE, h = (b.y1 - b.y0 + 1) * TILE;
+      const x = b.x0 * TILE,
+        y = b.y0 * TILE,
+        w = (b.x1 - b.x0 + 1) * TILE,
+        h = (b.y1 - b.y0 + 1) * TILE;
       g.rect(x, y, w, h).fill(0x3b4357).stroke({ width: 2, color: 0x596480, alignment: 1 });
       g.rect(x + 4, y + 4, w - 8, h - 8).fill(0x434c63);
     }

@@ -18,8 +18,15 @@ export class Input {
   private zoomSteps = 0;
   private listeners: Array<() => void> = [];
 
-  public constructor(canvas: HTMLCanvasElement, private readonly game: Game) {
-    const on = <K extends keyof WindowEventMap>(target: Window | HTMLElement, type: K, fn: (e: WindowEventMap[K]) => void): void => {
+  public constructor(
+    canvas: HTMLCanvasElement,
+    private readonly game: Game,
+  ) {
+    const on = <K extends keyof WindowEventMap>(
+      target: Window | HTMLElement,
+      type: K,
+      fn: (e: WindowEventMap[K]) => void,
+    ): void => {
       target.addEventListener(type, fn as EventListener);
       this.listeners.push(() => target.removeEventListener(type, fn as EventListener));
     };
@@ -82,7 +89,7 @@ export class Input {
     }
     if (this.zoomSteps !== 0) {
       const cam = this.game.camera;
-      cam.baseZoom = Math.max(0.35, Math.min(2.5, cam.baseZoom * Math.pow(1.12, this.zoomSteps)));
+      cam.baseZoom = Math.max(0.35, Math.min(2.5, cam.baseZoom * 1.12 ** this.zoomSteps));
       this.zoomSteps = 0;
     }
   }

@@ -25,7 +25,8 @@ export class KindRegistry<T> {
 
   /** Registers (or replaces) the factory of `kind`. Throws a TypeError for an empty kind. */
   public register(kind: string, factory: KindFactory<T>): this {
-    if (typeof kind !== 'string' || kind.length === 0) throw new TypeError('KindRegistry: a kind must be a non-empty string');
+    if (typeof kind !== 'string' || kind.length === 0)
+      throw new TypeError('KindRegistry: a kind must be a non-empty string');
     this.factories.set(kind, factory);
     return this;
   }
@@ -65,7 +66,7 @@ export class KindRegistry<T> {
     const own = this.factories.get(kind);
     if (own !== undefined) return own(kind, id, label) ?? null;
     this.unknown.add(kind);
-    return this.fallbackFactory !== null ? this.fallbackFactory(kind, id, label) ?? null : null;
+    return this.fallbackFactory !== null ? (this.fallbackFactory(kind, id, label) ?? null) : null;
   }
 }
 

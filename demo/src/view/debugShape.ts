@@ -22,7 +22,9 @@ export function debugShape(kind: string): Container {
   const color = kindColor(kind);
   const r = DEBUG_SHAPE_RADIUS;
   g.circle(0, 0, r).fill({ color, alpha: 0.25 }).stroke({ width: 2, color });
-  g.moveTo(0, 0).lineTo(r * 1.6, 0).stroke({ width: 2, color });
+  g.moveTo(0, 0)
+    .lineTo(r * 1.6, 0)
+    .stroke({ width: 2, color });
   c.addChild(g);
   return c;
 }

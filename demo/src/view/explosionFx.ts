@@ -40,7 +40,8 @@ export function drawExplosion(g: Graphics, x: number, y: number, size: number, i
   for (let i = 0; i < DEBRIS; i++) {
     const a = hash01(id, i + 200) * Math.PI * 2;
     const v = size * (2.5 + 3 * hash01(id, i + 300));
-    const px = x + Math.cos(a) * v * travel, py = y + Math.sin(a) * v * travel;
+    const px = x + Math.cos(a) * v * travel,
+      py = y + Math.sin(a) * v * travel;
     g.circle(px, py, 2.2 * (1 - t) + 0.6).fill({ color: i % 3 === 0 ? 0xfff2b0 : 0xff9a3d, alpha: 1 - t });
   }
   // The flash of the first instants.

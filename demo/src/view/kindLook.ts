@@ -52,4 +52,3 @@ export function moverVariant(label: string, id: number): number {
   const m = /^mover (\d+)$/.exec(label);
   return m !== null ? Number(m[1]) : id;
 }
-

@@ -11,7 +11,11 @@ import type { CliIo } from '../info';
 
 const rec = makeRecording({ frames: 70, entities: 9, seed: 17 });
 const bytes = saveReplay(rec, {
-  buildId: 'build-7', note: 'fell through floor', platform: 'test', fields: { level: 'cave' }, savedAt: '2025-05-05T00:00:00.000Z',
+  buildId: 'build-7',
+  note: 'fell through floor',
+  platform: 'test',
+  fields: { level: 'cave' },
+  savedAt: '2025-05-05T00:00:00.000Z',
   bookmarks: [{ frame: 60, label: 'fall' }],
 });
 
@@ -43,8 +47,12 @@ describe('replayInfo', () => {
     expect(s.note).toBe('fell through floor');
     expect({ ...s.fields }).toEqual({ level: 'cave' });
     expect(s.frames).toEqual({
-      count: r.frameCount, first: r.oldestFrame, last: r.newestFrame,
-      timeStart: r.timeOf(r.oldestFrame), timeEnd: r.timeOf(r.newestFrame), duration: r.timeOf(r.newestFrame) - r.timeOf(r.oldestFrame),
+      count: r.frameCount,
+      first: r.oldestFrame,
+      last: r.newestFrame,
+      timeStart: r.timeOf(r.oldestFrame),
+      timeEnd: r.timeOf(r.newestFrame),
+      duration: r.timeOf(r.newestFrame) - r.timeOf(r.oldestFrame),
     });
     expect(s.frames.duration).toBeGreaterThan(1);
     // Over budget: the network channel (index 3) gets 8 points a frame with a budget of 6.
@@ -55,7 +63,11 @@ describe('replayInfo', () => {
     expect(s.overBudget.frames[0]).toBe(r.oldestFrame);
     expect(s.overBudget.frames.length + s.overBudget.more).toBe(over);
     expect(s.channels.map((c) => [c.name, c.color, c.overBudgetFrames])).toEqual([
-      ['ai', '#ffc83d', 0], ['physics', '#4dd2ff', 0], ['animation', '#d86bff', 0], ['network', '#44ccff', over], ['audio', '#123456', 0],
+      ['ai', '#ffc83d', 0],
+      ['physics', '#4dd2ff', 0],
+      ['animation', '#d86bff', 0],
+      ['network', '#44ccff', over],
+      ['audio', '#123456', 0],
     ]);
     expect(s.bookmarks).toEqual([{ frame: 60, label: 'fall' }]);
     // Unique ids: every life the frames mention.
@@ -67,7 +79,10 @@ describe('replayInfo', () => {
     expect(Object.values(s.entities.kinds).reduce((a, b) => a + b, 0)).toBe(s.entities.unique);
     expect(s.entities.maxPerFrame).toBe(9);
     expect(s.events.hit).toBeGreaterThan(0);
-    expect(s.staticLayers).toEqual([{ name: 'navgrid', primitives: 13 }, { name: 'walls', primitives: 1 }]);
+    expect(s.staticLayers).toEqual([
+      { name: 'navgrid', primitives: 13 },
+      { name: 'walls', primitives: 1 },
+    ]);
     expect(s.warnings).toEqual([]);
   });
 });
@@ -103,7 +118,14 @@ describe('runCli', () => {
   });
 
   it('exits 2 on usage errors and 0 on --help', () => {
-    for (const argv of [[], ['stats', 'a.rwd'], ['info'], ['info', 'a', 'b'], ['info', '--bogus', 'a'], ['info', 'a', '--build']]) {
+    for (const argv of [
+      [],
+      ['stats', 'a.rwd'],
+      ['info'],
+      ['info', 'a', 'b'],
+      ['info', '--bogus', 'a'],
+      ['info', 'a', '--build'],
+    ]) {
       const io = fakeIo({});
       expect(runCli(argv, io)).toBe(CliExit.USAGE);
       expect(io.stderr).toContain('Usage: rewindable info');

@@ -21,17 +21,26 @@ export interface DebugDraw {
   /** A segment with an arrow head of `headSize` at its end. */
   arrow(
     channel: number,
-    x1: number, y1: number, z1: number,
-    x2: number, y2: number, z2: number,
-    headSize: number, color: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    x2: number,
+    y2: number,
+    z2: number,
+    headSize: number,
+    color: number,
   ): void;
   /** A sphere (a circle in a 2D view): a centre and a radius. */
   sphere(channel: number, x: number, y: number, z: number, radius: number, color: number): void;
   /** An axis-aligned box (a rectangle in a 2D view). */
   aabb(
     channel: number,
-    minX: number, minY: number, minZ: number,
-    maxX: number, maxY: number, maxZ: number,
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
     color: number,
   ): void;
   /**
@@ -51,7 +60,17 @@ export class TeeDraw implements DebugDraw {
   public line(c: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, color: number): void {
     for (let i = 0; i < this.targets.length; i++) this.targets[i].line(c, x1, y1, z1, x2, y2, z2, color);
   }
-  public arrow(c: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, h: number, color: number): void {
+  public arrow(
+    c: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    x2: number,
+    y2: number,
+    z2: number,
+    h: number,
+    color: number,
+  ): void {
     for (let i = 0; i < this.targets.length; i++) this.targets[i].arrow(c, x1, y1, z1, x2, y2, z2, h, color);
   }
   public sphere(c: number, x: number, y: number, z: number, r: number, color: number): void {

@@ -11,17 +11,30 @@ import type { DebugDraw } from './DebugDraw';
  * wireBox(recorder.draw, Channel.PHYSICS, crate.x, crate.y, 0, 16, 16, crate.angle, 0x66ff66);
  */
 export function wireBox(
-  draw: DebugDraw, channel: number,
-  cx: number, cy: number, z: number,
-  halfW: number, halfH: number, angle: number, color: number,
+  draw: DebugDraw,
+  channel: number,
+  cx: number,
+  cy: number,
+  z: number,
+  halfW: number,
+  halfH: number,
+  angle: number,
+  color: number,
 ): void {
-  const c = Math.cos(angle), s = Math.sin(angle);
-  const ux = c * halfW, uy = s * halfW; // half extent along the box's x axis
-  const vx = -s * halfH, vy = c * halfH; // half extent along its y axis
-  const ax = cx - ux - vx, ay = cy - uy - vy;
-  const bx = cx + ux - vx, by = cy + uy - vy;
-  const dx = cx + ux + vx, dy = cy + uy + vy;
-  const ex = cx - ux + vx, ey = cy - uy + vy;
+  const c = Math.cos(angle),
+    s = Math.sin(angle);
+  const ux = c * halfW,
+    uy = s * halfW; // half extent along the box's x axis
+  const vx = -s * halfH,
+    vy = c * halfH; // half extent along its y axis
+  const ax = cx - ux - vx,
+    ay = cy - uy - vy;
+  const bx = cx + ux - vx,
+    by = cy + uy - vy;
+  const dx = cx + ux + vx,
+    dy = cy + uy + vy;
+  const ex = cx - ux + vx,
+    ey = cy - uy + vy;
   draw.line(channel, ax, ay, z, bx, by, z, color);
   draw.line(channel, bx, by, z, dx, dy, z, color);
   draw.line(channel, dx, dy, z, ex, ey, z, color);
@@ -33,8 +46,15 @@ export function wireBox(
  * storage matters (one record instead of twelve); this is for views that need every edge.
  */
 export function wireAabb(
-  draw: DebugDraw, channel: number,
-  x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, color: number,
+  draw: DebugDraw,
+  channel: number,
+  x0: number,
+  y0: number,
+  z0: number,
+  x1: number,
+  y1: number,
+  z1: number,
+  color: number,
 ): void {
   draw.line(channel, x0, y0, z0, x1, y0, z0, color);
   draw.line(channel, x1, y0, z0, x1, y1, z0, color);
@@ -58,9 +78,16 @@ export function wireAabb(
  * cone(recorder.draw, Channel.AI, guard.x, guard.y, 0, guard.facing, Math.PI / 5, 180, 0xffff00);
  */
 export function cone(
-  draw: DebugDraw, channel: number,
-  x: number, y: number, z: number,
-  angle: number, halfAngle: number, range: number, color: number, segments = 8,
+  draw: DebugDraw,
+  channel: number,
+  x: number,
+  y: number,
+  z: number,
+  angle: number,
+  halfAngle: number,
+  range: number,
+  color: number,
+  segments = 8,
 ): void {
   const a0 = angle - halfAngle;
   let px = x + Math.cos(a0) * range;
@@ -79,7 +106,15 @@ export function cone(
 }
 
 /** A cross of three axis lines, a cheap marker for a position. */
-export function cross(draw: DebugDraw, channel: number, x: number, y: number, z: number, size: number, color: number): void {
+export function cross(
+  draw: DebugDraw,
+  channel: number,
+  x: number,
+  y: number,
+  z: number,
+  size: number,
+  color: number,
+): void {
   draw.line(channel, x - size, y, z, x + size, y, z, color);
   draw.line(channel, x, y - size, z, x, y + size, z, color);
   if (z !== 0) draw.line(channel, x, y, z - size, x, y, z + size, color);
@@ -93,12 +128,18 @@ export function cross(draw: DebugDraw, channel: number, x: number, y: number, z:
  * stickFigure(recorder.draw, Channel.ANIMATION, worldJoints, RIG_PARENTS, RIG_PARENTS.length, 0xff66ff);
  */
 export function stickFigure(
-  draw: DebugDraw, channel: number,
-  positions: ArrayLike<number>, parents: ArrayLike<number>, boneCount: number, color: number,
+  draw: DebugDraw,
+  channel: number,
+  positions: ArrayLike<number>,
+  parents: ArrayLike<number>,
+  boneCount: number,
+  color: number,
 ): void {
   for (let i = 0; i < boneCount; i++) {
     const p = parents[i];
-    const x = positions[i * 3], y = positions[i * 3 + 1], z = positions[i * 3 + 2];
+    const x = positions[i * 3],
+      y = positions[i * 3 + 1],
+      z = positions[i * 3 + 2];
     if (p >= 0 && p < boneCount) {
       draw.line(channel, positions[p * 3], positions[p * 3 + 1], positions[p * 3 + 2], x, y, z, color);
     }

@@ -23,7 +23,14 @@ type KernelFn = (columns: number, stride: number, n: number, out: number) => num
  * to this frame's lists at `i - dropped`, and `handle | flags[i] << 24` to the int32 at
  * `outByte + 4i`.
  */
-export type RunFn = (i: number, end: number, dropped: number, frame: number, outByte: number, headerByte: number) => number;
+export type RunFn = (
+  i: number,
+  end: number,
+  dropped: number,
+  frame: number,
+  outByte: number,
+  headerByte: number,
+) => number;
 
 const WASM_PAGE = 65536;
 /** Exponent bits of a float32: all ones for NaN and ±Infinity. */
@@ -126,7 +133,12 @@ export class EntityKernel {
       reason = 'the WebAssembly kernel is disabled (option wasm: false)';
     } else {
       const wa = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
-      if (typeof wa !== 'object' || wa === null || typeof wa.Module !== 'function' || typeof wa.validate !== 'function') {
+      if (
+        typeof wa !== 'object' ||
+        wa === null ||
+        typeof wa.Module !== 'function' ||
+        typeof wa.validate !== 'function'
+      ) {
         reason = 'WebAssembly is not available';
       } else if (!safeValidate(wa)) {
         reason = 'WebAssembly SIMD is not supported';
@@ -227,7 +239,9 @@ export class EntityKernel {
     let o = outByte >>> 2;
     let bad = 0;
     for (let i = 0; i < n; i++) {
-      const xi = u[i], yi = u[stride + i], zi = u[2 * stride + i];
+      const xi = u[i],
+        yi = u[stride + i],
+        zi = u[2 * stride + i];
       u[o] = xi;
       u[o + 1] = yi;
       u[o + 2] = zi;
@@ -242,7 +256,12 @@ export class EntityKernel {
     if ((n | 0) !== n || n < 0 || n > this.capacity) {
       throw new RangeError(`EntityKernel: n must be an integer in [0, ${this.capacity}], got ${n}`);
     }
-    if (!Number.isSafeInteger(outByte) || outByte < 0 || (outByte & 3) !== 0 || outByte + n * bytesPerEntity > this.byteLength) {
+    if (
+      !Number.isSafeInteger(outByte) ||
+      outByte < 0 ||
+      (outByte & 3) !== 0 ||
+      outByte + n * bytesPerEntity > this.byteLength
+    ) {
       throw new RangeError(
         `EntityKernel: output at byte ${outByte} (${n * bytesPerEntity} bytes) must be 4-aligned and inside the ${this.byteLength}-byte buffer`,
       );

@@ -173,13 +173,26 @@ export function encodeQuatColumns(
  * Steps 1–3 for entities [start, start + m): idx (−1 when invalid) into `blockIdx`, and a, b, c, l
  * into `blockAbcl`. Returns how many are invalid.
  */
-function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw: Float32Array, start: number, m: number): number {
+function normaliseBlock(
+  qx: Float32Array,
+  qy: Float32Array,
+  qz: Float32Array,
+  qw: Float32Array,
+  start: number,
+  m: number,
+): number {
   const fr = Math.fround;
-  const nf = normF32, nb = normI32, ids = blockIdx, abcl = blockAbcl;
+  const nf = normF32,
+    nb = normI32,
+    ids = blockIdx,
+    abcl = blockAbcl;
   let invalid = 0;
   for (let j = 0; j < m; j++) {
     const i = start + j;
-    const x = qx[i], y = qy[i], z = qz[i], w = qw[i];
+    const x = qx[i],
+      y = qy[i],
+      z = qz[i],
+      w = qw[i];
     const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
     if (!(n2 > NORM2_MIN_F && n2 < NORM2_MAX_F)) {
       ids[j] = -1;
@@ -196,7 +209,10 @@ function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw
     nf[1] = y * inv;
     nf[2] = z * inv;
     nf[3] = w * inv;
-    const bx = nb[0] & 0x7fffffff, by = nb[1] & 0x7fffffff, bz = nb[2] & 0x7fffffff, bw = nb[3] & 0x7fffffff;
+    const bx = nb[0] & 0x7fffffff,
+      by = nb[1] & 0x7fffffff,
+      bz = nb[2] & 0x7fffffff,
+      bw = nb[3] & 0x7fffffff;
     let d = bx - by;
     const m01 = bx - (d & (d >> 31)); // max(|x|, |y|)
     const g01 = d >>> 31; // 1 when |y| > |x|
@@ -222,7 +238,9 @@ function normaliseBlock(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw
 /** Steps 4–5 for the `m` entities of `blockIdx` / `blockAbcl`, codes into `out[at ..]`. */
 function roundBlock(m: number, out: Int32Array, at: number): void {
   const fr = Math.fround;
-  const ids = blockIdx, abcl = blockAbcl, tt = blockT;
+  const ids = blockIdx,
+    abcl = blockAbcl,
+    tt = blockT;
   // t in float32 (a·SCALE is exact in doubles, so each fround is one float32 operation). A pass of
   // its own: short loop bodies let the processor overlap several entities.
   for (let j = 0; j < m; j++) {
@@ -238,16 +256,28 @@ function roundBlock(m: number, out: Int32Array, at: number): void {
       continue;
     }
     const k4 = j * 4;
-    const a = abcl[k4], b = abcl[k4 + 1], c = abcl[k4 + 2], l = abcl[k4 + 3];
-    const ta = tt[k4], tb = tt[k4 + 1], tc = tt[k4 + 2];
+    const a = abcl[k4],
+      b = abcl[k4 + 1],
+      c = abcl[k4 + 2],
+      l = abcl[k4 + 3];
+    const ta = tt[k4],
+      tb = tt[k4 + 1],
+      tc = tt[k4 + 2];
     // near = floor(t + 0.5); e = near − t in (−½, ½]; d = alt − near = e > 0 ? −1 : 1 (s of the
     // definition; not clamped: see above).
-    const ka = Math.floor(ta + 0.5), kb = Math.floor(tb + 0.5), kc = Math.floor(tc + 0.5);
-    const ea = ka - ta, eb = kb - tb, ec = kc - tc;
-    const da = 1 - 2 * Math.ceil(ea), db = 1 - 2 * Math.ceil(eb), dc = 1 - 2 * Math.ceil(ec);
+    const ka = Math.floor(ta + 0.5),
+      kb = Math.floor(tb + 0.5),
+      kc = Math.floor(tc + 0.5);
+    const ea = ka - ta,
+      eb = kb - tb,
+      ec = kc - tc;
+    const da = 1 - 2 * Math.ceil(ea),
+      db = 1 - 2 * Math.ceil(eb),
+      dc = 1 - 2 * Math.ceil(ec);
     // In doubles the scores need not follow the definition's order:
     // D1 = (L2 + a²) + 2·d·(L2·ea + S·a) = d·(L2·(2ea + d) + a·(2S + a·d)) as d² = 1; likewise D2, D3.
-    const l2 = l * l, s2 = 2 * (a * ea + b * eb + c * ec);
+    const l2 = l * l,
+      s2 = 2 * (a * ea + b * eb + c * ec);
     // −2.1 < D < 3.1: in units of 2^-28 (truncated) it is an int32, and integer min/max give the
     // winner (w: strictly below the best so far, C0 counting as 0) and the runner-up without
     // branches. A gap of more than 512 units is more than 510 · 2^-28 = 1.9e-6 (a truncation moves a
@@ -292,18 +322,27 @@ function roundBlock(m: number, out: Int32Array, at: number): void {
  */
 function roundExact(idx: number, k4: number, out: Int32Array, at: number): void {
   const fr = Math.fround;
-  const a = blockAbcl[k4], b = blockAbcl[k4 + 1], c = blockAbcl[k4 + 2], l = blockAbcl[k4 + 3];
+  const a = blockAbcl[k4],
+    b = blockAbcl[k4 + 1],
+    c = blockAbcl[k4 + 2],
+    l = blockAbcl[k4 + 3];
   const S = SCALE_F;
-  const ta = fr(fr(a * S) + MID), tb = fr(fr(b * S) + MID), tc = fr(fr(c * S) + MID);
+  const ta = fr(fr(a * S) + MID),
+    tb = fr(fr(b * S) + MID),
+    tc = fr(fr(c * S) + MID);
   // |a| ≤ ~1/√2, so t + 0.5 > 0 and `| 0` truncates.
-  const na = fr(ta + 0.5) | 0, nb = fr(tb + 0.5) | 0, nc = fr(tc + 0.5) | 0;
+  const na = fr(ta + 0.5) | 0,
+    nb = fr(tb + 0.5) | 0,
+    nc = fr(tc + 0.5) | 0;
   let xa = na > ta ? na - 1 : na + 1;
   let xb = nb > tb ? nb - 1 : nb + 1;
   let xc = nc > tc ? nc - 1 : nc + 1;
   xa = xa < 0 ? 0 : xa > STEPS ? STEPS : xa;
   xb = xb < 0 ? 0 : xb > STEPS ? STEPS : xb;
   xc = xc < 0 ? 0 : xc > STEPS ? STEPS : xc;
-  const ea = fr(na - ta), eb = fr(nb - tb), ec = fr(nc - tc);
+  const ea = fr(na - ta),
+    eb = fr(nb - tb),
+    ec = fr(nc - tc);
   const l2 = fr(l * l);
   const sum = fr(fr(fr(a * ea) + fr(b * eb)) + fr(c * ec));
   // P = (L2·e) + (S·a); D = (L2 + a·a) + 2·(s·P): s·P and 2·(s·P) are exact, so the double sum of two
@@ -317,10 +356,12 @@ function roundExact(idx: number, k4: number, out: Int32Array, at: number): void 
   let best = 0;
   let pick = 0;
   if (d1 < best) {
-    best = d1; pick = 1;
+    best = d1;
+    pick = 1;
   }
   if (d2 < best) {
-    best = d2; pick = 2;
+    best = d2;
+    pick = 2;
   }
   if (d3 < best) pick = 3;
   out[at] = (idx << 30) | ((pick === 1 ? xa : na) << 20) | ((pick === 2 ? xb : nb) << 10) | (pick === 3 ? xc : nc);
@@ -359,9 +400,18 @@ export function quatIsEncodable(x: number, y: number, z: number, w: number): boo
  * @example
  * quatIsEncodableAt(qx, qy, qz, qw, 3); // entry 3: (qx[3], qy[3], qz[3], qw[3])
  */
-export function quatIsEncodableAt(qx: Float32Array, qy: Float32Array, qz: Float32Array, qw: Float32Array, i: number): boolean {
+export function quatIsEncodableAt(
+  qx: Float32Array,
+  qy: Float32Array,
+  qz: Float32Array,
+  qw: Float32Array,
+  i: number,
+): boolean {
   const fr = Math.fround;
-  const x = qx[i], y = qy[i], z = qz[i], w = qw[i];
+  const x = qx[i],
+    y = qy[i],
+    z = qz[i],
+    w = qw[i];
   const n2 = fr(fr(fr(fr(x * x) + fr(y * y)) + fr(z * z)) + fr(w * w));
   return n2 > NORM2_MIN_F && n2 < NORM2_MAX_F;
 }
@@ -410,7 +460,10 @@ export const QUAT_IDENTITY_BITS = IDENTITY;
 
 /** Rotation about the z axis (radians) of the quaternion at `q[i]`: what a 2D game displays. */
 export function quatToAngleZ(q: ArrayLike<number>, i: number): number {
-  const x = q[i], y = q[i + 1], z = q[i + 2], w = q[i + 3];
+  const x = q[i],
+    y = q[i + 1],
+    z = q[i + 2],
+    w = q[i + 3];
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 

@@ -68,12 +68,21 @@ export function slerpWithCoefficients(
   oi: number,
 ): void {
   const t = coef[SLERP_T];
-  const x0 = a[ai], y0 = a[ai + 1], z0 = a[ai + 2], w0 = a[ai + 3];
-  let x1 = b[bi], y1 = b[bi + 1], z1 = b[bi + 2], w1 = b[bi + 3];
+  const x0 = a[ai],
+    y0 = a[ai + 1],
+    z0 = a[ai + 2],
+    w0 = a[ai + 3];
+  let x1 = b[bi],
+    y1 = b[bi + 1],
+    z1 = b[bi + 2],
+    w1 = b[bi + 3];
   let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
   if (cos < 0) {
     cos = -cos;
-    x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1;
+    x1 = -x1;
+    y1 = -y1;
+    z1 = -z1;
+    w1 = -w1;
   }
   let s0: number;
   let s1: number;

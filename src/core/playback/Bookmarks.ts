@@ -27,7 +27,8 @@ export class Bookmarks {
    * when `frame` is not a finite number.
    */
   public add(frame: number, label: string): number {
-    if (!Number.isFinite(frame)) throw new RangeError(`rewindable: bookmark frame must be a finite number (got ${frame})`);
+    if (!Number.isFinite(frame))
+      throw new RangeError(`rewindable: bookmark frame must be a finite number (got ${frame})`);
     const b: Bookmark = Object.freeze({ id: this.nextId++, frame: Math.round(frame), label: String(label) });
     // Sorted by frame; bookmarks on the same frame keep the order they were added in.
     let i = this.items.length;

@@ -79,7 +79,10 @@ export class MarkerIndex {
   private prevHandles = new EntityBuffer();
   private readonly unsubscribe: () => void;
 
-  public constructor(public readonly reader: FrameReader, public readonly bookmarks: Bookmarks) {
+  public constructor(
+    public readonly reader: FrameReader,
+    public readonly bookmarks: Bookmarks,
+  ) {
     this.unsubscribe = bookmarks.onChange(() => {
       this.bookmarksDirty = true;
     });

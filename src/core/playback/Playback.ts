@@ -37,7 +37,10 @@ export class Playback {
   public readonly markers: MarkerIndex;
   public readonly lifetimes: Lifetimes;
 
-  public constructor(public readonly reader: FrameReader, options: Partial<PlaybackOptions> = {}) {
+  public constructor(
+    public readonly reader: FrameReader,
+    options: Partial<PlaybackOptions> = {},
+  ) {
     const o: PlaybackOptions = { ...DEFAULT_PLAYBACK_OPTIONS, ...options };
     this.time = new TimeControl(reader, o.time);
     this.sampler = new Sampler(reader, o.sampler);

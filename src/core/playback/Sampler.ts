@@ -81,7 +81,10 @@ export class Sampler {
   /** `timingInto` scratch (time, dt). */
   private readonly timing = new Float64Array(2);
 
-  public constructor(public readonly reader: FrameReader, options: Partial<SamplerOptions> = {}) {
+  public constructor(
+    public readonly reader: FrameReader,
+    options: Partial<SamplerOptions> = {},
+  ) {
     const o: SamplerOptions = { ...DEFAULT_SAMPLER_OPTIONS, ...options };
     this.concrete = o.concrete;
     this.threshold = Sampler.checkThreshold(o.teleportThreshold);
@@ -161,7 +164,14 @@ export class Sampler {
     let sa = this.find(fa);
     let sb = fb === fa ? sa : this.find(fb);
     if (sa === null) {
-      sa = sb === this.slot0 ? this.slot1 : sb === this.slot1 ? this.slot0 : this.recent === this.slot0 ? this.slot1 : this.slot0;
+      sa =
+        sb === this.slot0
+          ? this.slot1
+          : sb === this.slot1
+            ? this.slot0
+            : this.recent === this.slot0
+              ? this.slot1
+              : this.slot0;
       if (!this.decode(sa, fa)) return this.fail(out);
     }
     if (fb === fa) {
@@ -396,8 +406,26 @@ export class Sampler {
     const anyBones = a.boneTotal > 0 || b.boneTotal > 0;
     // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every
     // entity: the SLERP_SERIES_TERMS (10) coefficients of each, unrolled.
-    const t0 = c[0], t1 = c[1], t2 = c[2], t3 = c[3], t4 = c[4], t5 = c[5], t6 = c[6], t7 = c[7], t8 = c[8], t9 = c[9];
-    const u0 = c[10], u1 = c[11], u2 = c[12], u3 = c[13], u4 = c[14], u5 = c[15], u6 = c[16], u7 = c[17], u8 = c[18], u9 = c[19];
+    const t0 = c[0],
+      t1 = c[1],
+      t2 = c[2],
+      t3 = c[3],
+      t4 = c[4],
+      t5 = c[5],
+      t6 = c[6],
+      t7 = c[7],
+      t8 = c[8],
+      t9 = c[9];
+    const u0 = c[10],
+      u1 = c[11],
+      u2 = c[12],
+      u3 = c[13],
+      u4 = c[14],
+      u5 = c[15],
+      u6 = c[16],
+      u7 = c[17],
+      u8 = c[18],
+      u9 = c[19];
     for (let k = 0; k < n; k++) {
       const ia = fromA[k];
       const ib = fromB[k];
@@ -406,8 +434,12 @@ export class Sampler {
       if (ia >= 0 && ib >= 0) {
         const pa = ia * 3;
         const pb = ib * 3;
-        const ax = ap[pa], ay = ap[pa + 1], az = ap[pa + 2];
-        const dx = bp[pb] - ax, dy = bp[pb + 1] - ay, dz = bp[pb + 2] - az;
+        const ax = ap[pa],
+          ay = ap[pa + 1],
+          az = ap[pa + 2];
+        const dx = bp[pb] - ax,
+          dy = bp[pb + 1] - ay,
+          dz = bp[pb + 2] - az;
         if (dx * dx + dy * dy + dz * dz > thr2) {
           // Teleport: the nearer frame's transform, unblended.
           if (nearB) copyEntity(b, ib, out, k);
@@ -422,12 +454,21 @@ export class Sampler {
         // |cos| >= SLERP_SERIES_MIN_COS, trigonometry beyond.
         const qa = ia * 4;
         const qb = ib * 4;
-        const x0 = ar[qa], y0 = ar[qa + 1], z0 = ar[qa + 2], w0 = ar[qa + 3];
-        let x1 = br[qb], y1 = br[qb + 1], z1 = br[qb + 2], w1 = br[qb + 3];
+        const x0 = ar[qa],
+          y0 = ar[qa + 1],
+          z0 = ar[qa + 2],
+          w0 = ar[qa + 3];
+        let x1 = br[qb],
+          y1 = br[qb + 1],
+          z1 = br[qb + 2],
+          w1 = br[qb + 3];
         let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
         if (cos < 0) {
           cos = -cos;
-          x1 = -x1; y1 = -y1; z1 = -z1; w1 = -w1;
+          x1 = -x1;
+          y1 = -y1;
+          z1 = -z1;
+          w1 = -w1;
         }
         let s0: number;
         let s1: number;
@@ -470,7 +511,9 @@ export class Sampler {
     }
     const ca = ha.camera;
     const cb = hb.camera;
-    const dx = cb[0] - ca[0], dy = cb[1] - ca[1], dz = cb[2] - ca[2];
+    const dx = cb[0] - ca[0],
+      dy = cb[1] - ca[1],
+      dz = cb[2] - ca[2];
     const thr = this.threshold;
     if (dx * dx + dy * dy + dz * dz > thr * thr) {
       c.set(t >= 0.5 ? cb : ca);

@@ -84,7 +84,10 @@ export class TimeControl {
   /** `timingInto` scratch: time and dt of frame f, then of f - 1. */
   private readonly timing = new Float64Array(4);
 
-  public constructor(public readonly reader: FrameReader, options: Partial<TimeControlOptions> = {}) {
+  public constructor(
+    public readonly reader: FrameReader,
+    options: Partial<TimeControlOptions> = {},
+  ) {
     const o: TimeControlOptions = { ...DEFAULT_TIME_CONTROL_OPTIONS, ...options };
     if (!(o.minSpeed > 0 && o.maxSpeed >= o.minSpeed && Number.isFinite(o.maxSpeed))) {
       throw new RangeError(`rewindable: need 0 < minSpeed <= maxSpeed < Infinity (got ${o.minSpeed}, ${o.maxSpeed})`);
@@ -389,7 +392,8 @@ export class TimeControl {
     const r = this.reader;
     if (r.frameCount === 0) return;
     if (this.ranged) this.keepRangeHeld();
-    const budget = realDtSeconds > 0 && realDtSeconds < Number.POSITIVE_INFINITY ? realDtSeconds * Math.abs(this.spd) : 0;
+    const budget =
+      realDtSeconds > 0 && realDtSeconds < Number.POSITIVE_INFINITY ? realDtSeconds * Math.abs(this.spd) : 0;
     // int32 frame numbers (see positionInto), and int32 frames handed to `segment`: no double is
     // boxed here whether or not V8 inlines the calls.
     // Playing stays inside the in/out range (kept within the frames held by `emitIfChanged`).
@@ -476,8 +480,16 @@ export class TimeControl {
     }
     if (this.ranged) this.keepRangeHeld();
     const p = this.pos;
-    if (p === this.seenPos && this.st === this.seenState && this.spd === this.seenSpeed && this.looping === this.seenLoop &&
-        this.ranged === this.seenRanged && this.rin === this.seenIn && this.rout === this.seenOut) return;
+    if (
+      p === this.seenPos &&
+      this.st === this.seenState &&
+      this.spd === this.seenSpeed &&
+      this.looping === this.seenLoop &&
+      this.ranged === this.seenRanged &&
+      this.rin === this.seenIn &&
+      this.rout === this.seenOut
+    )
+      return;
     this.seenPos = p;
     this.seenState = this.st;
     this.seenSpeed = this.spd;

@@ -60,7 +60,14 @@ export function copyBones(src: EntityBuffer, i: number, out: SampleBuffer, k: nu
  * Bones of a row in both frames: blended bone by bone when both frames hold the same bone count;
  * otherwise the nearer frame's bones (or the only frame's that has any).
  */
-export function blendBones(a: EntityBuffer, ia: number, b: EntityBuffer, ib: number, out: SampleBuffer, k: number): void {
+export function blendBones(
+  a: EntityBuffer,
+  ia: number,
+  b: EntityBuffer,
+  ib: number,
+  out: SampleBuffer,
+  k: number,
+): void {
   const t = seriesCoef[BLEND_T];
   const sa = a.boneStart[ia];
   const sb = b.boneStart[ib];

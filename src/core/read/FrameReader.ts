@@ -1,9 +1,37 @@
 import { decodeQuatAt } from '../math/quat';
 import {
-  BONE_INDEX_BITS, BONE_INDEX_MASK, EVENT_WORDS, FRAME_HAS_CAMERA, FRAME_TRUNCATED, HANDLE_BITS, HANDLE_MASK,
-  HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DROPPED_ENTITIES, H_DROPPED_PRIMS,
-  H_DROPPED_TEXT, H_DT, H_ENTITY_COUNT, H_EVENT_COUNT, H_FLAGS, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS,
-  H_SANITIZED, H_TIME, H_TOTAL_WORDS, PRIM_FLOATS, PRIM_TEXT, PRIM_TYPE_COUNT, PRIM_WORDS,
+  BONE_INDEX_BITS,
+  BONE_INDEX_MASK,
+  EVENT_WORDS,
+  FRAME_HAS_CAMERA,
+  FRAME_TRUNCATED,
+  HANDLE_BITS,
+  HANDLE_MASK,
+  HEADER_WORDS,
+  H_BONE_WORDS,
+  H_CAM_ROT,
+  H_CAM_X,
+  H_CAM_Y,
+  H_CAM_Z,
+  H_CAM_ZOOM,
+  H_DROPPED_ENTITIES,
+  H_DROPPED_PRIMS,
+  H_DROPPED_TEXT,
+  H_DT,
+  H_ENTITY_COUNT,
+  H_EVENT_COUNT,
+  H_FLAGS,
+  H_FRAME,
+  H_OVER_BUDGET,
+  H_PRIM_COUNT,
+  H_PRIM_WORDS,
+  H_SANITIZED,
+  H_TIME,
+  H_TOTAL_WORDS,
+  PRIM_FLOATS,
+  PRIM_TEXT,
+  PRIM_TYPE_COUNT,
+  PRIM_WORDS,
 } from '../format/layout';
 import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { EntityTable } from '../store/EntityTable';
@@ -167,14 +195,14 @@ export class FrameReader {
     const bBase = rBase + n;
     const bEnd = bBase + boneWords;
     let total = 0;
-    for (let w = bBase; w < bEnd;) {
+    for (let w = bBase; w < bEnd; ) {
       const c = u[w] >>> BONE_INDEX_BITS;
       total += c;
       w += 1 + c * 4;
     }
     out.ensureBones(total);
     let b = 0;
-    for (let w = bBase; w < bEnd;) {
+    for (let w = bBase; w < bEnd; ) {
       const head = u[w];
       const idx = head & BONE_INDEX_MASK;
       const c = head >>> BONE_INDEX_BITS;
@@ -226,7 +254,16 @@ export class FrameReader {
     const u = this.ring.u32;
     const n = u[at + H_ENTITY_COUNT];
     const start = at + HEADER_WORDS + n * 5 + u[at + H_BONE_WORDS];
-    decodePrimitives(u, this.ring.f32, this.ring.u8, start, start + u[at + H_PRIM_WORDS], u[at + H_PRIM_COUNT], mask, out);
+    decodePrimitives(
+      u,
+      this.ring.f32,
+      this.ring.u8,
+      start,
+      start + u[at + H_PRIM_WORDS],
+      u[at + H_PRIM_COUNT],
+      mask,
+      out,
+    );
     return true;
   }
 
@@ -298,13 +335,19 @@ export class FrameReader {
  * @advanced Exported by `rewindable/format` only.
  */
 export function decodePrimitives(
-  u: Uint32Array, f: Float32Array, u8: Uint8Array, start: number, end: number, countHint: number, mask: number,
+  u: Uint32Array,
+  f: Float32Array,
+  u8: Uint8Array,
+  start: number,
+  end: number,
+  countHint: number,
+  mask: number,
   out: PrimitiveBuffer,
 ): void {
   out.ensure(countHint);
   let count = 0;
   let textBytes = 0;
-  for (let w = start; w < end;) {
+  for (let w = start; w < end; ) {
     const head = u[w];
     const type = head & 7;
     if (type >= PRIM_TYPE_COUNT) break;

@@ -47,13 +47,29 @@ export class BoneStage {
    * Stages the bones of the entity staged at `index` (see `Recorder.bones`); returns whether a
    * rotation or offset was repaired (the caller flags the entity `SANITIZED`), or drops the record.
    */
-  public add(id: number, index: number, count: number, rotations: ArrayLike<number>, offsets: ArrayLike<number>): boolean {
+  public add(
+    id: number,
+    index: number,
+    count: number,
+    rotations: ArrayLike<number>,
+    offsets: ArrayLike<number>,
+  ): boolean {
     const c = count | 0;
     const words = 1 + c * 4;
-    if (c !== count || c <= 0 || c > MAX_BONES || this.count + words > this.words.length ||
-        !(rotations.length >= c * 4) || !(offsets.length >= c * 3)) {
+    if (
+      c !== count ||
+      c <= 0 ||
+      c > MAX_BONES ||
+      this.count + words > this.words.length ||
+      !(rotations.length >= c * 4) ||
+      !(offsets.length >= c * 3)
+    ) {
       this.stats.bonesDropped++;
-      if (!this.warnOnce.has('bonecap')) this.warnOnce.warn('bonecap', `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`);
+      if (!this.warnOnce.has('bonecap'))
+        this.warnOnce.warn(
+          'bonecap',
+          `rewindable: bones of entity ${id} dropped (count ${count}, capacity or array length)`,
+        );
       return false;
     }
     const fl = this.floats;
@@ -61,7 +77,10 @@ export class BoneStage {
     this.words[at++] = index | (c << BONE_INDEX_BITS);
     // The bone rotations go through the batch encoder (columns), much cheaper per rotation than
     // one encodeQuatAt call each; invalid ones get the identity, as for entities.
-    const bx = BONE_QX, by = BONE_QY, bz = BONE_QZ, bw = BONE_QW;
+    const bx = BONE_QX,
+      by = BONE_QY,
+      bz = BONE_QZ,
+      bw = BONE_QW;
     for (let i = 0; i < c; i++) {
       bx[i] = rotations[i * 4];
       by[i] = rotations[i * 4 + 1];
@@ -91,7 +110,7 @@ export class BoneStage {
   public write(u: Uint32Array, w: number, keptIndex: Int32Array): number {
     if (this.count === 0) return w;
     const bw = this.words;
-    for (let r = 0; r < this.count;) {
+    for (let r = 0; r < this.count; ) {
       const head = bw[r];
       const c = head >>> BONE_INDEX_BITS;
       const words = 1 + c * 4;

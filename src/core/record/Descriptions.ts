@@ -32,7 +32,10 @@ export class Descriptions {
     if (!(id >= 0 && id < this.maxEntityId && (id | 0) === id)) {
       this.stats.idsOutOfRange++;
       if (!this.warnOnce.has('describeId')) {
-        this.warnOnce.warn('describeId', `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.maxEntityId})); ignored`);
+        this.warnOnce.warn(
+          'describeId',
+          `rewindable: describe(${String(id)}): not an entity id (an integer in [0, ${this.maxEntityId})); ignored`,
+        );
       }
       return;
     }
@@ -41,7 +44,11 @@ export class Descriptions {
     const t = this.table;
     if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) {
       this.stats.invalidNames++;
-      if (!this.warnOnce.has('kinds')) this.warnOnce.warn('kinds', `rewindable: ${MAX_KINDS} entity kinds exist; the description of entity ${id} was dropped`);
+      if (!this.warnOnce.has('kinds'))
+        this.warnOnce.warn(
+          'kinds',
+          `rewindable: ${MAX_KINDS} entity kinds exist; the description of entity ${id} was dropped`,
+        );
       return;
     }
     const h = t.lookup(id);
@@ -57,7 +64,10 @@ export class Descriptions {
   public repairName(v: unknown): string {
     this.stats.invalidNames++;
     if (!this.warnOnce.has('name')) {
-      this.warnOnce.warn('name', 'rewindable: a kind, label or event kind was not a string of at most 65,536 well-formed UTF-16 units; it was converted, lone surrogates replaced by U+FFFD, and cut to 65,536');
+      this.warnOnce.warn(
+        'name',
+        'rewindable: a kind, label or event kind was not a string of at most 65,536 well-formed UTF-16 units; it was converted, lone surrogates replaced by U+FFFD, and cut to 65,536',
+      );
     }
     return repairString(v);
   }
@@ -67,9 +77,13 @@ export class Descriptions {
     const kindProblem = stringProblem(kind);
     if (kindProblem !== null) throw new RangeError(`rewindable: describeSkeleton: the kind ${kindProblem}`);
     const problem = parents === null || typeof parents !== 'object' ? 'is not an array' : skeletonProblem(parents);
-    if (problem !== null) throw new RangeError(`rewindable: describeSkeleton(${JSON.stringify(kind.slice(0, 64))}): the skeleton ${problem}`);
+    if (problem !== null)
+      throw new RangeError(
+        `rewindable: describeSkeleton(${JSON.stringify(kind.slice(0, 64))}): the skeleton ${problem}`,
+      );
     const t = this.table;
-    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) throw new RangeError(`rewindable: describeSkeleton: ${MAX_KINDS} kinds exist`);
+    if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0)
+      throw new RangeError(`rewindable: describeSkeleton: ${MAX_KINDS} kinds exist`);
     t.skeletons[t.internKind(kind)] = Int16Array.from(parents);
   }
 
@@ -83,7 +97,7 @@ export class Descriptions {
     const p = this.pending;
     if (p.count === 0) return;
     const t = this.table;
-    for (let e = p.last; e >= 0 && p.frameAt(e) === frame;) {
+    for (let e = p.last; e >= 0 && p.frameAt(e) === frame; ) {
       const before = p.before(e);
       const h = t.lookup(p.idAt(e));
       if (h >= 0 && t.lastFrame(h) === frame) this.apply(e, h);

@@ -1,6 +1,13 @@
 import type { DebugDraw } from '../draw/DebugDraw';
 import {
-  PRIM_AABB, PRIM_ARROW, PRIM_LINE, PRIM_POINT, PRIM_SPHERE, PRIM_TEXT, PRIM_WORDS, textRecordWords,
+  PRIM_AABB,
+  PRIM_ARROW,
+  PRIM_LINE,
+  PRIM_POINT,
+  PRIM_SPHERE,
+  PRIM_TEXT,
+  PRIM_WORDS,
+  textRecordWords,
 } from '../format/layout';
 import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { RecorderStats } from './RecorderStats';
@@ -110,7 +117,9 @@ export class DrawRecorder implements DebugDraw {
   private resize(): void {
     const budgetWords = this.options.budgeted ? this.channels.totalBudget() * 8 : 1 << 16;
     const textWords = this.options.budgeted
-      ? Math.max(1, this.options.maxParagraphs) * PRIM_WORDS[PRIM_TEXT] + ((this.options.textBudgetBytes + 3) >>> 2) + Math.max(1, this.options.maxParagraphs)
+      ? Math.max(1, this.options.maxParagraphs) * PRIM_WORDS[PRIM_TEXT] +
+        ((this.options.textBudgetBytes + 3) >>> 2) +
+        Math.max(1, this.options.maxParagraphs)
       : 0;
     const need = budgetWords + textWords;
     if (need <= this.words.length) return;
@@ -147,7 +156,11 @@ export class DrawRecorder implements DebugDraw {
     if (!(channel >= 0 && channel < this.channels.count && (channel | 0) === channel)) {
       this.stats.unknownChannels++;
       this.invalidPrims++;
-      if (!this.warnings.has('channel')) this.warnings.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the primitive was dropped`);
+      if (!this.warnings.has('channel'))
+        this.warnings.warn(
+          'channel',
+          `rewindable: debug draw on unknown channel ${String(channel)}; the primitive was dropped`,
+        );
       return -1;
     }
     if (this.options.budgeted && this.channelCounts[channel] >= this.channels.budgets[channel]) {
@@ -191,25 +204,74 @@ export class DrawRecorder implements DebugDraw {
     const at = this.admit(channel, PRIM_POINT, color, 5);
     if (at < 0) return;
     const f = this.floats;
-    f[at] = x; f[at + 1] = y; f[at + 2] = z; f[at + 3] = size;
+    f[at] = x;
+    f[at + 1] = y;
+    f[at + 2] = z;
+    f[at + 3] = size;
   }
 
-  public line(channel: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, color: number): void {
-    if (fr(x1) - fr(x1) + fr(y1) - fr(y1) + fr(z1) - fr(z1) + fr(x2) - fr(x2) + fr(y2) - fr(y2) + fr(z2) - fr(z2) !== 0) return this.invalid();
+  public line(
+    channel: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    x2: number,
+    y2: number,
+    z2: number,
+    color: number,
+  ): void {
+    if (fr(x1) - fr(x1) + fr(y1) - fr(y1) + fr(z1) - fr(z1) + fr(x2) - fr(x2) + fr(y2) - fr(y2) + fr(z2) - fr(z2) !== 0)
+      return this.invalid();
     const at = this.admit(channel, PRIM_LINE, color, 7);
     if (at < 0) return;
     const f = this.floats;
-    f[at] = x1; f[at + 1] = y1; f[at + 2] = z1; f[at + 3] = x2; f[at + 4] = y2; f[at + 5] = z2;
+    f[at] = x1;
+    f[at + 1] = y1;
+    f[at + 2] = z1;
+    f[at + 3] = x2;
+    f[at + 4] = y2;
+    f[at + 5] = z2;
   }
 
   public arrow(
-    channel: number, x1: number, y1: number, z1: number, x2: number, y2: number, z2: number, headSize: number, color: number,
+    channel: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    x2: number,
+    y2: number,
+    z2: number,
+    headSize: number,
+    color: number,
   ): void {
-    if (fr(x1) - fr(x1) + fr(y1) - fr(y1) + fr(z1) - fr(z1) + fr(x2) - fr(x2) + fr(y2) - fr(y2) + fr(z2) - fr(z2) + fr(headSize) - fr(headSize) !== 0) return this.invalid();
+    if (
+      fr(x1) -
+        fr(x1) +
+        fr(y1) -
+        fr(y1) +
+        fr(z1) -
+        fr(z1) +
+        fr(x2) -
+        fr(x2) +
+        fr(y2) -
+        fr(y2) +
+        fr(z2) -
+        fr(z2) +
+        fr(headSize) -
+        fr(headSize) !==
+      0
+    )
+      return this.invalid();
     const at = this.admit(channel, PRIM_ARROW, color, 8);
     if (at < 0) return;
     const f = this.floats;
-    f[at] = x1; f[at + 1] = y1; f[at + 2] = z1; f[at + 3] = x2; f[at + 4] = y2; f[at + 5] = z2; f[at + 6] = headSize;
+    f[at] = x1;
+    f[at + 1] = y1;
+    f[at + 2] = z1;
+    f[at + 3] = x2;
+    f[at + 4] = y2;
+    f[at + 5] = z2;
+    f[at + 6] = headSize;
   }
 
   public sphere(channel: number, x: number, y: number, z: number, radius: number, color: number): void {
@@ -217,17 +279,47 @@ export class DrawRecorder implements DebugDraw {
     const at = this.admit(channel, PRIM_SPHERE, color, 5);
     if (at < 0) return;
     const f = this.floats;
-    f[at] = x; f[at + 1] = y; f[at + 2] = z; f[at + 3] = radius;
+    f[at] = x;
+    f[at + 1] = y;
+    f[at + 2] = z;
+    f[at + 3] = radius;
   }
 
   public aabb(
-    channel: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, color: number,
+    channel: number,
+    minX: number,
+    minY: number,
+    minZ: number,
+    maxX: number,
+    maxY: number,
+    maxZ: number,
+    color: number,
   ): void {
-    if (fr(minX) - fr(minX) + fr(minY) - fr(minY) + fr(minZ) - fr(minZ) + fr(maxX) - fr(maxX) + fr(maxY) - fr(maxY) + fr(maxZ) - fr(maxZ) !== 0) return this.invalid();
+    if (
+      fr(minX) -
+        fr(minX) +
+        fr(minY) -
+        fr(minY) +
+        fr(minZ) -
+        fr(minZ) +
+        fr(maxX) -
+        fr(maxX) +
+        fr(maxY) -
+        fr(maxY) +
+        fr(maxZ) -
+        fr(maxZ) !==
+      0
+    )
+      return this.invalid();
     const at = this.admit(channel, PRIM_AABB, color, 7);
     if (at < 0) return;
     const f = this.floats;
-    f[at] = minX; f[at + 1] = minY; f[at + 2] = minZ; f[at + 3] = maxX; f[at + 4] = maxY; f[at + 5] = maxZ;
+    f[at] = minX;
+    f[at + 1] = minY;
+    f[at + 2] = minZ;
+    f[at + 3] = maxX;
+    f[at + 4] = maxY;
+    f[at + 5] = maxZ;
   }
 
   public text(channel: number, x: number, y: number, z: number, text: string, color: number): void {
@@ -239,7 +331,11 @@ export class DrawRecorder implements DebugDraw {
     if (!(channel >= 0 && channel < this.channels.count && (channel | 0) === channel)) {
       this.stats.unknownChannels++;
       this.invalidPrims++;
-      if (!this.warnings.has('channel')) this.warnings.warn('channel', `rewindable: debug draw on unknown channel ${String(channel)}; the text was dropped`);
+      if (!this.warnings.has('channel'))
+        this.warnings.warn(
+          'channel',
+          `rewindable: debug draw on unknown channel ${String(channel)}; the text was dropped`,
+        );
       return;
     }
     if (fr(x) - fr(x) + fr(y) - fr(y) + fr(z) - fr(z) !== 0 || typeof text !== 'string') return this.invalid();
@@ -249,7 +345,9 @@ export class DrawRecorder implements DebugDraw {
     let p = -1;
     for (let i = 0; i < this.paraCount; i++) {
       if (this.paraChannel[i] !== channel) continue;
-      const dx = this.paraX[i] - x, dy = this.paraY[i] - y, dz = this.paraZ[i] - z;
+      const dx = this.paraX[i] - x,
+        dy = this.paraY[i] - y,
+        dz = this.paraZ[i] - z;
       if (dx * dx + dy * dy + dz * dz <= this.radius2) {
         p = i;
         break;

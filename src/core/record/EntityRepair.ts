@@ -78,7 +78,11 @@ export class EntityRepair {
       if (at < 0 || quatIsEncodableAt(k.qx, k.qy, k.qz, k.qw, i)) continue;
       stats.invalidRotations++;
       count++;
-      if (!warnings.has('quat')) warnings.warn('quat', `rewindable: entity ${ids[i]} has a quaternion that cannot be encoded (zero, NaN, infinite, or a norm below about 1e-10 or above about 1e10); the identity was stored`);
+      if (!warnings.has('quat'))
+        warnings.warn(
+          'quat',
+          `rewindable: entity ${ids[i]} has a quaternion that cannot be encoded (zero, NaN, infinite, or a norm below about 1e-10 or above about 1e10); the identity was stored`,
+        );
       if (base >= 0) ring.u32[base + at] |= EntityFlags.SANITIZED << HANDLE_BITS;
     }
     return count;
@@ -131,7 +135,11 @@ export class EntityRepair {
     }
     flags[i] |= EntityFlags.SANITIZED;
     stats.invalidPositions++;
-    if (!warnings.has('nan')) warnings.warn('nan', `rewindable: entity ${table.ids[h]} has a NaN or infinite position; its last good position was stored`);
+    if (!warnings.has('nan'))
+      warnings.warn(
+        'nan',
+        `rewindable: entity ${table.ids[h]} has a NaN or infinite position; its last good position was stored`,
+      );
   }
 
   /** Copies handle `h`'s position from the snapshot (`keepPrevious`) to word `at`; false when absent. */

@@ -154,8 +154,15 @@ export class EntityResolver {
     this.despawnAt = new Int32Array(capacity);
     this.deaths = new DeathQueue(context.table.capacity);
     this.repair = new EntityRepair({
-      kernel, ring: this.ring, table: this.table, reader: this.reader, stats: this.stats, warnings: this.warnings,
-      ids: this.ids, flags: this.flags, keptIndex: this.keptIndex,
+      kernel,
+      ring: this.ring,
+      table: this.table,
+      reader: this.reader,
+      stats: this.stats,
+      warnings: this.warnings,
+      ids: this.ids,
+      flags: this.flags,
+      keptIndex: this.keptIndex,
     });
   }
 
@@ -231,7 +238,7 @@ export class EntityResolver {
     let continued = 0;
     let d = 0;
     this.runCount = 0;
-    for (let i = 0; i < n;) {
+    for (let i = 0; i < n; ) {
       while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
       if (runs) {
         // A run stops before the next despawn (it must end that life first) and at the end of the
@@ -292,7 +299,9 @@ export class EntityResolver {
       const m = i - dropped;
       if (dropped > 0) keptIndex[i] = m;
       if (isContinued) continued++;
-      const X = this.kernel.x, Y = this.kernel.y, Z = this.kernel.z;
+      const X = this.kernel.x,
+        Y = this.kernel.y,
+        Z = this.kernel.z;
       if (badPositions !== 0 && X[i] - X[i] + Y[i] - Y[i] + Z[i] - Z[i] !== 0) {
         this.repair.position(frame, i, h, isContinued, base < 0 ? -1 : base + n + i * 3);
         this.sanitized++;
@@ -431,19 +440,29 @@ export class EntityResolver {
   public badId(id: number): void {
     this.stats.idsOutOfRange++;
     if (!this.warnings.has('id')) {
-      this.warnings.warn('id', `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`);
+      this.warnings.warn(
+        'id',
+        `rewindable: entity id ${String(id)} is not an integer in [0, ${this.table.maxEntityId}); the entity was dropped`,
+      );
     }
   }
 
   private duplicate(id: number): void {
     this.stats.duplicateIds++;
-    if (!this.warnings.has('dup')) this.warnings.warn('dup', `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`);
+    if (!this.warnings.has('dup'))
+      this.warnings.warn(
+        'dup',
+        `rewindable: entity id ${id} was recorded twice in one frame; the second record was dropped`,
+      );
   }
 
   private noHandle(id: number): void {
     this.stats.entitiesOverCapacity++;
     if (!this.warnings.has('handles')) {
-      this.warnings.warn('handles', `rewindable: all ${MAX_HANDLES} entity handles are held by the ring; entity ${id} was dropped`);
+      this.warnings.warn(
+        'handles',
+        `rewindable: all ${MAX_HANDLES} entity handles are held by the ring; entity ${id} was dropped`,
+      );
     }
   }
 }

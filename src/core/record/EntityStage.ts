@@ -87,12 +87,19 @@ export class EntityStage {
     }
     this.stats.entitiesOverCapacity++;
     this.dropped++;
-    if (!this.warnOnce.has('cap')) this.warnOnce.warn('cap', `rewindable: more than ${this.ids.length} entities in one frame; the rest were dropped`);
+    if (!this.warnOnce.has('cap'))
+      this.warnOnce.warn(
+        'cap',
+        `rewindable: more than ${this.ids.length} entities in one frame; the rest were dropped`,
+      );
   }
 
   /** `Recorder.entityBatch` in an open frame. */
   public batch(
-    count: number, ids: ArrayLike<number>, positions: ArrayLike<number>, rotations: ArrayLike<number>,
+    count: number,
+    ids: ArrayLike<number>,
+    positions: ArrayLike<number>,
+    rotations: ArrayLike<number>,
     flags?: ArrayLike<number>,
   ): void {
     // entity()'s staging, written out: a call per entry would pass doubles, which V8 boxes (16
@@ -100,9 +107,15 @@ export class EntityStage {
     // run. Only a refused entry makes a call.
     const max = this.maxEntityId;
     const cap = this.ids.length;
-    const X = this.x, Y = this.y, Z = this.z;
-    const QX = this.qx, QY = this.qy, QZ = this.qz, QW = this.qw;
-    const inIds = this.ids, inFlags = this.flags;
+    const X = this.x,
+      Y = this.y,
+      Z = this.z;
+    const QX = this.qx,
+      QY = this.qy,
+      QZ = this.qz,
+      QW = this.qw;
+    const inIds = this.ids,
+      inFlags = this.flags;
     // Entries past the ids are not entities: a count beyond them is cut there.
     const c = count > 0 ? (count < ids.length ? count : ids.length) : 0;
     let n = this.count;
@@ -153,9 +166,19 @@ export class EntityStage {
       if (!(id >= 0 && id < max && (id | 0) === id)) break;
       valid++;
     }
-    if (valid === c && c > 0 && this.fitsBlock(ids, n, c) && this.fitsBlock(x, n, c) && this.fitsBlock(y, n, c) &&
-        this.fitsBlock(z, n, c) && this.fitsBlock(qx, n, c) && this.fitsBlock(qy, n, c) && this.fitsBlock(qz, n, c) &&
-        this.fitsBlock(qw, n, c) && (flags === undefined || (flags instanceof Uint8Array && this.fitsBlock(flags, n, c)))) {
+    if (
+      valid === c &&
+      c > 0 &&
+      this.fitsBlock(ids, n, c) &&
+      this.fitsBlock(x, n, c) &&
+      this.fitsBlock(y, n, c) &&
+      this.fitsBlock(z, n, c) &&
+      this.fitsBlock(qx, n, c) &&
+      this.fitsBlock(qy, n, c) &&
+      this.fitsBlock(qz, n, c) &&
+      this.fitsBlock(qw, n, c) &&
+      (flags === undefined || (flags instanceof Uint8Array && this.fitsBlock(flags, n, c)))
+    ) {
       this.ids.set(ids as Int32Array, n);
       this.x.set(x as Float32Array, n);
       this.y.set(y as Float32Array, n);

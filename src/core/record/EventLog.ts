@@ -73,7 +73,11 @@ export class EventLog {
     const k = typeof kind === 'number' ? kind : (this.index.get(kind) ?? this.kindOf(kind));
     if (!(k >= 0 && k < this.kinds.length && (k | 0) === k) || this.count * EVENT_WORDS >= this.words.length) {
       this.stats.eventsDropped++;
-      if (!this.warnOnce.has('event')) this.warnOnce.warn('event', `rewindable: event dropped (unknown kind ${String(kind)}, over maxEventsPerFrame, or ${MAX_KINDS} event kinds exist)`);
+      if (!this.warnOnce.has('event'))
+        this.warnOnce.warn(
+          'event',
+          `rewindable: event dropped (unknown kind ${String(kind)}, over maxEventsPerFrame, or ${MAX_KINDS} event kinds exist)`,
+        );
       return;
     }
     const at = this.count * EVENT_WORDS;

@@ -1,5 +1,14 @@
 import {
-  FRAME_HAS_CAMERA, FRAME_TRUNCATED, H_CAM_ROT, H_CAM_X, H_CAM_Y, H_CAM_Z, H_CAM_ZOOM, H_DT, H_FLAGS, H_TIME,
+  FRAME_HAS_CAMERA,
+  FRAME_TRUNCATED,
+  H_CAM_ROT,
+  H_CAM_X,
+  H_CAM_Y,
+  H_CAM_Z,
+  H_CAM_ZOOM,
+  H_DT,
+  H_FLAGS,
+  H_TIME,
 } from '../format/layout';
 import { QUAT_IDENTITY_BITS, encodeQuatAt, quatStatus } from '../math/quat';
 import type { FrameRing } from '../store/FrameRing';
@@ -51,8 +60,19 @@ export class FrameHeader {
       u[at + H_CAM_ROT] = encodeQuatAt(c, 3);
       f[at + H_CAM_ZOOM] = c[7];
       const zoom = f[at + H_CAM_ZOOM];
-      if (quatStatus.sanitized || !(zoom > 0) || f[at + H_CAM_X] - f[at + H_CAM_X] + f[at + H_CAM_Y] - f[at + H_CAM_Y] +
-          f[at + H_CAM_Z] - f[at + H_CAM_Z] + zoom - zoom !== 0) {
+      if (
+        quatStatus.sanitized ||
+        !(zoom > 0) ||
+        f[at + H_CAM_X] -
+          f[at + H_CAM_X] +
+          f[at + H_CAM_Y] -
+          f[at + H_CAM_Y] +
+          f[at + H_CAM_Z] -
+          f[at + H_CAM_Z] +
+          zoom -
+          zoom !==
+          0
+      ) {
         repairs.camera(f, at);
       }
     } else {

@@ -18,7 +18,10 @@ export class FrameRepairs {
   /** Repairs of the next frame committed (an event's made between frames counts in it). */
   public count = 0;
 
-  public constructor(private readonly stats: RecorderStats, private readonly warnOnce: WarnOnce) {}
+  public constructor(
+    private readonly stats: RecorderStats,
+    private readonly warnOnce: WarnOnce,
+  ) {}
 
   /** Forgets the repairs (the frame that holds them was committed). */
   public committed(): void {
@@ -29,7 +32,11 @@ export class FrameRepairs {
   public flags(): void {
     this.stats.invalidFlags++;
     this.count++;
-    if (!this.warnOnce.has('flags')) this.warnOnce.warn('flags', 'rewindable: entity flags must be an integer in [0, 127] (bit 7 is the recorder\'s SANITIZED); the low 7 bits of an integer in [0, 255] were kept, anything else stored as 0');
+    if (!this.warnOnce.has('flags'))
+      this.warnOnce.warn(
+        'flags',
+        "rewindable: entity flags must be an integer in [0, 127] (bit 7 is the recorder's SANITIZED); the low 7 bits of an integer in [0, 255] were kept, anything else stored as 0",
+      );
   }
 
   /** Counts a bone record whose rotations or offsets were repaired. */
@@ -37,7 +44,10 @@ export class FrameRepairs {
     this.stats.invalidBones++;
     this.count++;
     if (!this.warnOnce.has('bonevalues')) {
-      this.warnOnce.warn('bonevalues', `rewindable: bones of entity ${id} had a rotation that cannot be encoded (stored as the identity) or a non-finite offset (stored as 0)`);
+      this.warnOnce.warn(
+        'bonevalues',
+        `rewindable: bones of entity ${id} had a rotation that cannot be encoded (stored as the identity) or a non-finite offset (stored as 0)`,
+      );
     }
   }
 
@@ -46,7 +56,11 @@ export class FrameRepairs {
     for (let i = from; i < to; i++) if (f[i] - f[i] !== 0) f[i] = 0;
     this.stats.invalidEvents++;
     this.count++;
-    if (!this.warnOnce.has('eventvalues')) this.warnOnce.warn('eventvalues', 'rewindable: an event had a non-finite position or value (or one beyond float32 range); 0 was stored');
+    if (!this.warnOnce.has('eventvalues'))
+      this.warnOnce.warn(
+        'eventvalues',
+        'rewindable: an event had a non-finite position or value (or one beyond float32 range); 0 was stored',
+      );
   }
 
   /**
@@ -61,7 +75,10 @@ export class FrameRepairs {
     this.stats.invalidCameras++;
     this.count++;
     if (!this.warnOnce.has('camera')) {
-      this.warnOnce.warn('camera', 'rewindable: the camera had a non-finite position, a rotation that cannot be encoded, or a zoom that is not a positive finite float32; 0, the identity and 1 were stored instead');
+      this.warnOnce.warn(
+        'camera',
+        'rewindable: the camera had a non-finite position, a rotation that cannot be encoded, or a zoom that is not a positive finite float32; 0, the identity and 1 were stored instead',
+      );
     }
   }
 
@@ -71,7 +88,10 @@ export class FrameRepairs {
     this.stats.invalidTimes++;
     this.count++;
     if (!this.warnOnce.has('time')) {
-      this.warnOnce.warn('time', `rewindable: frame ${frame}: the time was not finite or went back (the previous frame's was stored), or dt was not a finite float32 (0 was stored)`);
+      this.warnOnce.warn(
+        'time',
+        `rewindable: frame ${frame}: the time was not finite or went back (the previous frame's was stored), or dt was not a finite float32 (0 was stored)`,
+      );
     }
   }
 }

@@ -1,6 +1,19 @@
 import {
-  EVENT_WORDS, EntityFlags, HEADER_WORDS, H_BONE_WORDS, H_DROPPED_ENTITIES, H_DROPPED_PRIMS, H_DROPPED_TEXT,
-  H_ENTITY_COUNT, H_EVENT_COUNT, H_FRAME, H_OVER_BUDGET, H_PRIM_COUNT, H_PRIM_WORDS, H_SANITIZED, H_TOTAL_WORDS,
+  EVENT_WORDS,
+  EntityFlags,
+  HEADER_WORDS,
+  H_BONE_WORDS,
+  H_DROPPED_ENTITIES,
+  H_DROPPED_PRIMS,
+  H_DROPPED_TEXT,
+  H_ENTITY_COUNT,
+  H_EVENT_COUNT,
+  H_FRAME,
+  H_OVER_BUDGET,
+  H_PRIM_COUNT,
+  H_PRIM_WORDS,
+  H_SANITIZED,
+  H_TOTAL_WORDS,
 } from '../format/layout';
 import { USER_FLAGS_MASK } from '../validate/rules';
 import { WarnOnce } from '../validate/WarnOnce';
@@ -100,24 +113,40 @@ export class Recorder {
     const block = EntityResolver.layout(o.maxEntitiesPerFrame, handleCapacity);
     this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes, { wasm: o.wasm });
     const blockByte = this.kernel.extraOffset;
-    this.ring = new FrameRing(o.arenaBytes, o.maxFrames, { buffer: this.kernel.buffer, byteOffset: blockByte + block.bytes });
+    this.ring = new FrameRing(o.arenaBytes, o.maxFrames, {
+      buffer: this.kernel.buffer,
+      byteOffset: blockByte + block.bytes,
+    });
     if (o.wasm && this.kernel.fallbackReason !== undefined) {
-      this.warnOnce.warn('kernel', `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`);
+      this.warnOnce.warn(
+        'kernel',
+        `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`,
+      );
     }
     this.ring.onEvict = (frame) => this.onEvict(frame);
-    this.entities = new EntityTable(handleCapacity, o.maxEntityId,
-      new Int32Array(this.kernel.buffer, blockByte + block.lastSeen, handleCapacity));
+    this.entities = new EntityTable(
+      handleCapacity,
+      o.maxEntityId,
+      new Int32Array(this.kernel.buffer, blockByte + block.lastSeen, handleCapacity),
+    );
     this.channels = new ChannelRegistry(o.primitiveBudget);
-    this.draw = new DrawRecorder(this.channels, this.stats, {
-      textBudgetBytes: o.textBudgetBytes,
-      paragraphRadius: o.paragraphRadius,
-      maxParagraphs: o.maxParagraphs,
-      budgeted: true,
-    }, this.warnOnce);
+    this.draw = new DrawRecorder(
+      this.channels,
+      this.stats,
+      {
+        textBudgetBytes: o.textBudgetBytes,
+        paragraphRadius: o.paragraphRadius,
+        maxParagraphs: o.maxParagraphs,
+        budgeted: true,
+      },
+      this.warnOnce,
+    );
     this.staticLayers = new StaticLayers(new StaticLayerEncoder(this.channels, this.stats, this.warnOnce));
     this.descriptions = new Descriptions(this.entities, o.maxEntityId, this.stats, this.warnOnce);
     this.boneStage = new BoneStage(o.maxBoneWordsPerFrame, this.stats, this.warnOnce, this.repairs);
-    this.events = new EventLog(o.maxEventsPerFrame, this.stats, this.warnOnce, this.repairs, (v) => this.descriptions.repairName(v));
+    this.events = new EventLog(o.maxEventsPerFrame, this.stats, this.warnOnce, this.repairs, (v) =>
+      this.descriptions.repairName(v),
+    );
     this.eventKinds = this.events.kinds;
     this.bonesEnabled = o.recordBones;
     this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
@@ -169,7 +198,10 @@ export class Recorder {
 
   private closeUnbalanced(): void {
     this.stats.unbalancedFrames++;
-    this.warnOnce.warn('unbalanced', 'rewindable: beginFrame called while a frame was open; the open frame was ended first');
+    this.warnOnce.warn(
+      'unbalanced',
+      'rewindable: beginFrame called while a frame was open; the open frame was ended first',
+    );
     this.endFrame();
   }
 
@@ -204,7 +236,15 @@ export class Recorder {
    * not be normalised. `flags` is a byte of display flags (`EntityFlags`).
    */
   public entity(
-    id: number, x: number, y: number, z: number, qx: number, qy: number, qz: number, qw: number, flags = 0,
+    id: number,
+    x: number,
+    y: number,
+    z: number,
+    qx: number,
+    qy: number,
+    qz: number,
+    qw: number,
+    flags = 0,
   ): void {
     const s = this.stage;
     const n = s.count;
@@ -234,7 +274,10 @@ export class Recorder {
    * recorder.entityBatch(world.count, world.ids, world.positions, world.rotations, world.flags);
    */
   public entityBatch(
-    count: number, ids: ArrayLike<number>, positions: ArrayLike<number>, rotations: ArrayLike<number>,
+    count: number,
+    ids: ArrayLike<number>,
+    positions: ArrayLike<number>,
+    rotations: ArrayLike<number>,
     flags?: ArrayLike<number>,
   ): void {
     if (!this.frameOpen) return this.outside();
@@ -269,7 +312,8 @@ export class Recorder {
     const s = this.stage;
     if (id !== s.lastId || s.count === 0) {
       this.stats.bonesDropped++;
-      if (!this.warnOnce.has('bones')) this.warnOnce.warn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
+      if (!this.warnOnce.has('bones'))
+        this.warnOnce.warn('bones', `rewindable: bones(${id}) must follow entity(${id}); the bones were dropped`);
       return;
     }
     // A repaired rotation or offset flags its entity SANITIZED.
@@ -316,7 +360,10 @@ export class Recorder {
       // Not an id that could be recorded (an int32 queue would store NaN as id 0).
       this.stats.idsOutOfRange++;
       if (!this.warnOnce.has('despawnId')) {
-        this.warnOnce.warn('despawnId', `rewindable: despawn(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`);
+        this.warnOnce.warn(
+          'despawnId',
+          `rewindable: despawn(${String(id)}): not an entity id (an integer in [0, ${this.options.maxEntityId})); ignored`,
+        );
       }
       return;
     }
@@ -382,7 +429,11 @@ export class Recorder {
     let total = HEADER_WORDS;
     if (truncated) {
       this.stats.framesTruncated++;
-      if (!this.warnOnce.has('truncated')) this.warnOnce.warn('truncated', `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`);
+      if (!this.warnOnce.has('truncated'))
+        this.warnOnce.warn(
+          'truncated',
+          `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`,
+        );
       u[at + H_ENTITY_COUNT] = 0;
       u[at + H_DROPPED_ENTITIES] = dropped + m;
       u[at + H_PRIM_WORDS] = 0;
@@ -442,7 +493,10 @@ export class Recorder {
       try {
         list[i](frame);
       } catch (e) {
-        this.warnOnce.warn('frameEnd', `rewindable: an onFrameEnd listener threw (${e instanceof Error ? e.message : String(e)}); the frame is recorded`);
+        this.warnOnce.warn(
+          'frameEnd',
+          `rewindable: an onFrameEnd listener threw (${e instanceof Error ? e.message : String(e)}); the frame is recorded`,
+        );
       }
     }
   }

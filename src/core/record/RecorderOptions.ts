@@ -1,6 +1,11 @@
 import { HEADER_WORDS } from '../format/layout';
 import {
-  MAX_ARENA_BYTES, MAX_CHANNEL_BUDGET, MAX_ENTITIES_PER_FRAME, MAX_ENTITY_ID, MAX_FRAMES, isIntIn,
+  MAX_ARENA_BYTES,
+  MAX_CHANNEL_BUDGET,
+  MAX_ENTITIES_PER_FRAME,
+  MAX_ENTITY_ID,
+  MAX_FRAMES,
+  isIntIn,
 } from '../validate/rules';
 
 /** Recorder settings; see `DEFAULT_RECORDER_OPTIONS` for the defaults. */
@@ -82,11 +87,14 @@ export function validateRecorderOptions(o: RecorderOptions): void {
     const v = o[key];
     const ok = real === true ? typeof v === 'number' && v >= min && v <= max : isIntIn(v, min, max);
     if (!ok) {
-      throw new RangeError(`rewindable: ${key} must be ${real === true ? 'a number' : 'an integer'} in [${min}, ${max}] (got ${String(v)})`);
+      throw new RangeError(
+        `rewindable: ${key} must be ${real === true ? 'a number' : 'an integer'} in [${min}, ${max}] (got ${String(v)})`,
+      );
     }
   }
   for (const key of ['recordBones', 'wasm'] as const) {
-    if (typeof o[key] !== 'boolean') throw new RangeError(`rewindable: ${key} must be a boolean (got ${String(o[key])})`);
+    if (typeof o[key] !== 'boolean')
+      throw new RangeError(`rewindable: ${key} must be a boolean (got ${String(o[key])})`);
   }
   if (typeof o.onWarning !== 'function') throw new RangeError('rewindable: onWarning must be a function');
 }
@@ -100,5 +108,5 @@ export function validateRecorderOptions(o: RecorderOptions): void {
  * new Recorder({ arenaBytes: arenaBytesFor(1000, 900, 4096) }); // 30 s at 30 fps, 4 kB of debug draw a frame
  */
 export function arenaBytesFor(entities: number, frames: number, extraBytesPerFrame = 0): number {
-  return Math.ceil(frames * (HEADER_WORDS * 4 + entities * 20 + extraBytesPerFrame + 4) / 8) * 8;
+  return Math.ceil((frames * (HEADER_WORDS * 4 + entities * 20 + extraBytesPerFrame + 4)) / 8) * 8;
 }

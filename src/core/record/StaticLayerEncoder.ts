@@ -26,12 +26,17 @@ export class StaticLayerEncoder implements PrimitiveEncoder {
 
   public encode(build: (draw: DebugDraw) => void): { words: Uint32Array; primCount: number } {
     if (this.builder === null) {
-      this.builder = new DrawRecorder(this.channels, this.stats, {
-        textBudgetBytes: 1 << 16,
-        paragraphRadius: 0,
-        maxParagraphs: 4096,
-        budgeted: false,
-      }, this.warnings);
+      this.builder = new DrawRecorder(
+        this.channels,
+        this.stats,
+        {
+          textBudgetBytes: 1 << 16,
+          paragraphRadius: 0,
+          maxParagraphs: 4096,
+          budgeted: false,
+        },
+        this.warnings,
+      );
     }
     const b = this.builder;
     b.reset();

@@ -66,12 +66,15 @@ export class ChannelRegistry {
     const existing = this.names.indexOf(name);
     if (existing >= 0) return existing;
     if (this.names.length >= MAX_CHANNELS) {
-      throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}": all ${MAX_CHANNELS} channels are in use`);
+      throw new RangeError(
+        `rewindable: cannot register channel "${name.slice(0, 64)}": all ${MAX_CHANNELS} channels are in use`,
+      );
     }
     const color = options.color ?? 0xffffff;
     const budget = options.budget ?? this.defaultBudget;
     const problem = colorProblem(color) ?? channelBudgetProblem(budget);
-    if (problem !== null) throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}": ${problem}`);
+    if (problem !== null)
+      throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}": ${problem}`);
     const index = this.names.length;
     this.names.push(name);
     this.colors.push(color);
@@ -83,7 +86,9 @@ export class ChannelRegistry {
       this.names.pop();
       this.colors.pop();
       this.budgets[index] = 0;
-      throw new RangeError(`rewindable: cannot register channel "${name.slice(0, 64)}" with budget ${budget}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new RangeError(
+        `rewindable: cannot register channel "${name.slice(0, 64)}" with budget ${budget}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     return index;
   }
@@ -118,7 +123,8 @@ export class ChannelRegistry {
    *   the recorder cannot allocate the staging it needs (the budget is then unchanged).
    */
   public setBudget(index: number, budget: number): void {
-    if (!(index >= 0 && index < this.names.length && (index | 0) === index)) throw new RangeError(`rewindable: no channel ${index}`);
+    if (!(index >= 0 && index < this.names.length && (index | 0) === index))
+      throw new RangeError(`rewindable: no channel ${index}`);
     const problem = channelBudgetProblem(budget);
     if (problem !== null) throw new RangeError(`rewindable: channel ${index}: ${problem}`);
     const before = this.budgets[index];
@@ -127,7 +133,9 @@ export class ChannelRegistry {
       this.changed();
     } catch (e) {
       this.budgets[index] = before;
-      throw new RangeError(`rewindable: channel ${index} cannot take budget ${budget}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new RangeError(
+        `rewindable: channel ${index} cannot take budget ${budget}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 

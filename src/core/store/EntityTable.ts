@@ -66,7 +66,12 @@ export class EntityTable {
    * @param sparseIds Map ids through a hash map instead of pages of 4,096 ids: memory follows the
    *   ids mapped, however far apart (a loaded replay's table; the recorder's hot loop reads the pages).
    */
-  public constructor(initialCapacity: number, public readonly maxEntityId: number, lastSeenStorage?: Int32Array, sparseIds = false) {
+  public constructor(
+    initialCapacity: number,
+    public readonly maxEntityId: number,
+    lastSeenStorage?: Int32Array,
+    sparseIds = false,
+  ) {
     const cap = lastSeenStorage !== undefined ? lastSeenStorage.length : Math.max(16, initialCapacity | 0);
     this.ids = new Int32Array(cap);
     this.spawnFrames = new Int32Array(cap);

@@ -53,8 +53,14 @@ export class FrameRing {
     }
     this.arenaWords = Math.floor(arenaBytes / 8) * 2;
     const bytes = this.arenaWords * 4;
-    if (storage !== undefined && !(storage.byteOffset % 8 === 0 && storage.byteOffset >= 0 &&
-        storage.byteOffset + bytes <= storage.buffer.byteLength)) {
+    if (
+      storage !== undefined &&
+      !(
+        storage.byteOffset % 8 === 0 &&
+        storage.byteOffset >= 0 &&
+        storage.byteOffset + bytes <= storage.buffer.byteLength
+      )
+    ) {
       throw new RangeError(`rewindable: arena storage at ${storage.byteOffset} cannot hold ${bytes} bytes`);
     }
     this.buffer = storage === undefined ? new ArrayBuffer(bytes) : storage.buffer;

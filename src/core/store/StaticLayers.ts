@@ -52,18 +52,24 @@ export class StaticLayers {
    */
   public set(name: string, build: (draw: DebugDraw) => void): StaticLayer {
     if (this.encoder === null) {
-      throw new Error(`rewindable: cannot draw static layer "${String(name).slice(0, 64)}": these layers were loaded from a replay file; use setEncoded`);
+      throw new Error(
+        `rewindable: cannot draw static layer "${String(name).slice(0, 64)}": these layers were loaded from a replay file; use setEncoded`,
+      );
     }
     const problem = stringProblem(name);
     if (problem !== null) throw new RangeError(`rewindable: a static layer name ${problem}`);
     if (!this.layers.has(name) && this.layers.size >= MAX_STATIC_LAYERS) {
-      throw new RangeError(`rewindable: cannot add static layer "${name.slice(0, 64)}": ${MAX_STATIC_LAYERS} layers exist`);
+      throw new RangeError(
+        `rewindable: cannot add static layer "${name.slice(0, 64)}": ${MAX_STATIC_LAYERS} layers exist`,
+      );
     }
     const { words, primCount } = this.encoder.encode(build);
     let bytes = words.byteLength;
     for (const l of this.layers.values()) if (l.name !== name) bytes += l.words.byteLength;
     if (bytes > MAX_STATIC_BYTES) {
-      throw new RangeError(`rewindable: static layer "${name.slice(0, 64)}" would bring the layers to ${bytes} bytes, more than ${MAX_STATIC_BYTES}`);
+      throw new RangeError(
+        `rewindable: static layer "${name.slice(0, 64)}" would bring the layers to ${bytes} bytes, more than ${MAX_STATIC_BYTES}`,
+      );
     }
     const layer: StaticLayer = { name, words, primCount, version: ++this.versionCounter };
     this.layers.set(name, layer);

@@ -83,9 +83,13 @@ const QUAT_STEP = Math.SQRT2 / 1022;
  * quatWordIsValid(0x3ff); // false: a code of 1023
  */
 export function quatWordIsValid(bits: number): boolean {
-  const ca = (bits >>> 20) & 1023, cb = (bits >>> 10) & 1023, cc = bits & 1023;
+  const ca = (bits >>> 20) & 1023,
+    cb = (bits >>> 10) & 1023,
+    cc = bits & 1023;
   if (ca > 1022 || cb > 1022 || cc > 1022) return false;
-  const a = (ca - 511) * QUAT_STEP, b = (cb - 511) * QUAT_STEP, c = (cc - 511) * QUAT_STEP;
+  const a = (ca - 511) * QUAT_STEP,
+    b = (cb - 511) * QUAT_STEP,
+    c = (cc - 511) * QUAT_STEP;
   return 1 - a * a - b * b - c * c >= 0;
 }
 
@@ -181,7 +185,9 @@ export function isIntIn(v: unknown, min: number, max: number): v is number {
  * a colour an integer in [0, 0xFFFFFF].
  */
 export function channelBudgetProblem(budget: unknown): string | null {
-  return isIntIn(budget, 0, MAX_CHANNEL_BUDGET) ? null : `budget ${String(budget)} is not an integer in [0, ${MAX_CHANNEL_BUDGET}]`;
+  return isIntIn(budget, 0, MAX_CHANNEL_BUDGET)
+    ? null
+    : `budget ${String(budget)} is not an integer in [0, ${MAX_CHANNEL_BUDGET}]`;
 }
 
 /** See `channelBudgetProblem`. */

@@ -32,8 +32,14 @@ describe('LiveSender: allocation', () => {
   it('sends a 1,000-entity frame as it ends without allocating, and skips frames without allocating', () => {
     const rec = new Recorder({ maxFrames: 120, arenaBytes: 4 << 20, maxEntitiesPerFrame: 1024, onWarning: () => {} });
     const n = 1000;
-    const ids = new Int32Array(n), x = new Float32Array(n), y = new Float32Array(n), z = new Float32Array(n);
-    const qx = new Float32Array(n), qy = new Float32Array(n), qz = new Float32Array(n), qw = new Float32Array(n).fill(1);
+    const ids = new Int32Array(n),
+      x = new Float32Array(n),
+      y = new Float32Array(n),
+      z = new Float32Array(n);
+    const qx = new Float32Array(n),
+      qy = new Float32Array(n),
+      qz = new Float32Array(n),
+      qw = new Float32Array(n).fill(1);
     const columns = { ids, x, y, z, qx, qy, qz, qw };
     for (let i = 0; i < n; i++) ids[i] = i;
     // Time as whole numbers, as the recorder's own allocation test does: a fractional time passed to
@@ -57,9 +63,10 @@ describe('LiveSender: allocation', () => {
     const sender = new LiveSender(rec, transport, { game: 'alloc', maxBufferedBytes: 1000 });
     for (let i = 0; i < 3000; i++) frame(); // warm up: shadows, buffers, views, JIT
     const sentBefore = sender.stats.framesSent;
-    const young = (): number => allocatedBytes(() => {
-      for (let i = 0; i < 1000; i++) frame();
-    });
+    const young = (): number =>
+      allocatedBytes(() => {
+        for (let i = 0; i < 1000; i++) frame();
+      });
     const sending = Math.min(young(), young(), young());
     expect(sender.stats.framesSent - sentBefore).toBeGreaterThanOrEqual(3000);
     expect(sender.stats.livesSent).toBe(n); // each life told once

@@ -61,11 +61,18 @@ const events = new EventBuffer();
 function decodeAll(store: LiveStore): void {
   const r = store.reader;
   for (let f = r.oldestFrame; r.frameCount > 0 && f <= r.newestFrame; f++) {
-    if (!r.readHeader(f, header) || !r.readEntities(f, ents) || !r.readPrimitives(f, 0xffffffff, prims) || !r.readEvents(f, events)) {
+    if (
+      !r.readHeader(f, header) ||
+      !r.readEntities(f, ents) ||
+      !r.readPrimitives(f, 0xffffffff, prims) ||
+      !r.readEvents(f, events)
+    ) {
       throw new Error(`frame ${f} not readable`);
     }
-    for (let i = 0; i < ents.count * 3; i++) if (!Number.isFinite(ents.positions[i])) throw new Error('non-finite position');
-    for (let i = 0; i < ents.count; i++) if (store.entities.used[ents.handles[i]] !== 1) throw new Error('dangling handle');
+    for (let i = 0; i < ents.count * 3; i++)
+      if (!Number.isFinite(ents.positions[i])) throw new Error('non-finite position');
+    for (let i = 0; i < ents.count; i++)
+      if (store.entities.used[ents.handles[i]] !== 1) throw new Error('dangling handle');
   }
 }
 
@@ -141,7 +148,8 @@ describe('hostile live streams', () => {
     }
     const before = viewer.store.reader.newestFrame;
     const end = Date.now() + 5000;
-    while (viewer.store.reader.newestFrame < before + 20 && Date.now() < end) await new Promise((res) => setTimeout(res, 10));
+    while (viewer.store.reader.newestFrame < before + 20 && Date.now() < end)
+      await new Promise((res) => setTimeout(res, 10));
     expect(viewer.store.reader.newestFrame).toBeGreaterThanOrEqual(before + 20);
     expect(viewer.errors).toEqual([]);
   });

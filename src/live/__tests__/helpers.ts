@@ -101,7 +101,10 @@ export class LoopbackTransport implements LiveTransport {
   public bufferedAmount = 0;
   public readonly sent: Uint8Array[] = [];
 
-  public constructor(private readonly deliver: ((bytes: Uint8Array) => void) | null, private readonly keep = false) {}
+  public constructor(
+    private readonly deliver: ((bytes: Uint8Array) => void) | null,
+    private readonly keep = false,
+  ) {}
 
   public send(bytes: Uint8Array): void {
     const copy = bytes.slice();

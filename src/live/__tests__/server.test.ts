@@ -32,7 +32,12 @@ class RunningGame {
 
   public constructor(url: string, seed: number, name: string) {
     this.game = new TestGame(30, seed);
-    this.sender = connectLive(this.game.recorder, url, { WebSocket: WS, game: name, buildId: 'test-build', commands: { pause: () => true } });
+    this.sender = connectLive(this.game.recorder, url, {
+      WebSocket: WS,
+      game: name,
+      buildId: 'test-build',
+      commands: { pause: () => true },
+    });
     this.game.recorder.onFrameEnd((f) => this.expected.set(f, frameFingerprint(this.game.recorder.reader, f)));
   }
 
@@ -86,7 +91,10 @@ describe('rewindable serve: relaying live sessions', () => {
     const b = follow(server.url, g.sender.hello.session);
     await until(() => a.store.reader.frameCount > 100 && b.store.reader.frameCount > 100, 'frames at both viewers');
     g.stop();
-    await until(() => a.store.reader.newestFrame === g.game.frames - 1 && b.store.reader.newestFrame === g.game.frames - 1, 'the last frame');
+    await until(
+      () => a.store.reader.newestFrame === g.game.frames - 1 && b.store.reader.newestFrame === g.game.frames - 1,
+      'the last frame',
+    );
     expect(expectSameAsGame(a, g)).toBeGreaterThan(100);
     expect(expectSameAsGame(b, g)).toBeGreaterThan(100);
     expect(a.store.gapFrames).toBe(0);
@@ -134,7 +142,11 @@ describe('rewindable serve: relaying live sessions', () => {
     const slow = new WebSocket(`${server.url}/view`);
     closers.push(() => slow.terminate());
     await new Promise((r) => slow.once('open', r));
-    slow.send(Buffer.from(Uint8Array.of(8, 0, 0, 0, 0x81, 0xa7, ...Buffer.from('session'), 0xb2, ...Buffer.from(g.sender.hello.session))));
+    slow.send(
+      Buffer.from(
+        Uint8Array.of(8, 0, 0, 0, 0x81, 0xa7, ...Buffer.from('session'), 0xb2, ...Buffer.from(g.sender.hello.session)),
+      ),
+    );
     await until(() => server.list()[0]?.viewers === 2, 'both viewers subscribed');
     (slow as unknown as { _socket: { pause(): void } })._socket.pause();
     g.start(2);
@@ -157,7 +169,9 @@ describe('rewindable serve: relaying live sessions', () => {
     g.close();
     await sleep(100);
     await server.close();
-    const files = readdirSync(dir).filter((n) => n.endsWith('.rwd')).sort();
+    const files = readdirSync(dir)
+      .filter((n) => n.endsWith('.rwd'))
+      .sort();
     expect(files.length).toBeGreaterThanOrEqual(3); // 60 frames a second of game time, a file a second
     let next = 0;
     for (const name of files) {
@@ -178,7 +192,9 @@ describe('rewindable serve: relaying live sessions', () => {
     const server = await LiveServer.start({ port: 0, token: 'secret' });
     closers.push(() => server.close());
     const bad = new WebSocket(`${server.url}/view?token=nope`);
-    const status = await new Promise<number>((r) => bad.once('unexpected-response', (_req, res) => r(res.statusCode ?? 0)).once('error', () => r(-1)));
+    const status = await new Promise<number>((r) =>
+      bad.once('unexpected-response', (_req, res) => r(res.statusCode ?? 0)).once('error', () => r(-1)),
+    );
     expect(status).toBe(401);
     bad.terminate();
     const g = new RunningGame(server.url, 5, 'with token');

@@ -7,7 +7,13 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { LiveError } from '../LiveError';
 import { parseSubscribe } from '../messages';
 import {
-  DEFAULT_LIVE_LIMITS, type LiveLimits, LiveMessageType, type LiveSessionInfo, decodeBody, encodeMessage, messageType,
+  DEFAULT_LIVE_LIMITS,
+  type LiveLimits,
+  LiveMessageType,
+  type LiveSessionInfo,
+  decodeBody,
+  encodeMessage,
+  messageType,
 } from '../protocol';
 import { LiveValidator } from '../LiveValidator';
 import { DEFAULT_PERSIST_OPTIONS, type PersistOptions, SessionPersister } from './SessionPersister';
@@ -54,8 +60,14 @@ export const DEFAULT_LIVE_SERVER_OPTIONS: Readonly<LiveServerOptions> = Object.f
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml', '.wasm': 'application/wasm', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
 };
 /** Resyncs a session asks its game for at most this often. */
 const RESYNC_INTERVAL_MS = 500;
@@ -97,7 +109,11 @@ export class LiveServer {
   public readonly sessions = new Map<string, Session>();
   private readonly viewers = new Set<Viewer>();
   private readonly limits: LiveLimits;
-  private constructor(private readonly http: Server, private readonly wss: WebSocketServer, options: LiveServerOptions) {
+  private constructor(
+    private readonly http: Server,
+    private readonly wss: WebSocketServer,
+    options: LiveServerOptions,
+  ) {
     this.options = Object.freeze(options);
     this.limits = { ...DEFAULT_LIVE_LIMITS, ...options.limits };
   }
@@ -109,7 +125,9 @@ export class LiveServer {
   public static start(options: Partial<LiveServerOptions> = {}): Promise<LiveServer> {
     const o: LiveServerOptions = { ...DEFAULT_LIVE_SERVER_OPTIONS, ...options };
     if (!LOOPBACK.has(o.host) && !o.allowRemote) {
-      return Promise.reject(new Error(`refusing to listen on ${o.host} without --allow-remote (anyone who can reach it sees your game)`));
+      return Promise.reject(
+        new Error(`refusing to listen on ${o.host} without --allow-remote (anyone who can reach it sees your game)`),
+      );
     }
     const limits = { ...DEFAULT_LIVE_LIMITS, ...o.limits };
     const http = createServer();
@@ -119,7 +137,9 @@ export class LiveServer {
     http.on('upgrade', (req, socket, head) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if ((url.pathname !== '/publish' && url.pathname !== '/view') || !server.authorized(url)) {
-        socket.end(`HTTP/1.1 ${url.pathname === '/publish' || url.pathname === '/view' ? '401 Unauthorized' : '404 Not Found'}\r\nConnection: close\r\n\r\n`);
+        socket.end(
+          `HTTP/1.1 ${url.pathname === '/publish' || url.pathname === '/view' ? '401 Unauthorized' : '404 Not Found'}\r\nConnection: close\r\n\r\n`,
+        );
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
@@ -132,11 +152,16 @@ export class LiveServer {
       http.listen(o.port, o.host, () => {
         http.off('error', fail);
         if (!LOOPBACK.has(o.host)) {
-          o.log(`WARNING: listening on ${o.host}: anyone who can reach this port sees the games streamed to it${o.token === null ? ' (no --token set)' : ''}`);
+          o.log(
+            `WARNING: listening on ${o.host}: anyone who can reach this port sees the games streamed to it${o.token === null ? ' (no --token set)' : ''}`,
+          );
         }
         const served = o.viewerDir !== null && existsSync(join(o.viewerDir, 'viewer.html'));
-        if (o.viewerDir !== null && !served) o.log(`WARNING: no viewer.html in ${o.viewerDir} (run npm run build:demo); serving the minimal page`);
-        o.log(`rewindable serve: open http://${server.hostForUrl()}:${server.port}/ (${served ? 'the viewer, attached to this server' : 'the session list'}) · games publish to ${server.url}`);
+        if (o.viewerDir !== null && !served)
+          o.log(`WARNING: no viewer.html in ${o.viewerDir} (run npm run build:demo); serving the minimal page`);
+        o.log(
+          `rewindable serve: open http://${server.hostForUrl()}:${server.port}/ (${served ? 'the viewer, attached to this server' : 'the session list'}) · games publish to ${server.url}`,
+        );
         done(server);
       });
     });
@@ -156,7 +181,11 @@ export class LiveServer {
   /** The sessions, as viewers see them. */
   public list(): LiveSessionInfo[] {
     return [...this.sessions.values()].map((s) => ({
-      session: s.id, ...s.info, connected: s.publisher !== null, frames: s.frames, viewers: s.viewers.size,
+      session: s.id,
+      ...s.info,
+      connected: s.publisher !== null,
+      frames: s.frames,
+      viewers: s.viewers.size,
     }));
   }
 
@@ -176,9 +205,10 @@ export class LiveServer {
    * server (its Host header, when it is a plain host and port) or the address listened on.
    */
   public viewerPath(hostHeader: string | undefined, token: string | null): string {
-    const host = hostHeader !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(hostHeader)
-      ? hostHeader
-      : `${this.hostForUrl()}:${this.port}`;
+    const host =
+      hostHeader !== undefined && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(hostHeader)
+        ? hostHeader
+        : `${this.hostForUrl()}:${this.port}`;
     const q = new URLSearchParams({ live: `ws://${host}` });
     if (token !== null) q.set('token', token);
     return `/viewer.html?${q.toString()}`;
@@ -227,7 +257,9 @@ export class LiveServer {
       }
       const path = normalize(join(root, rel));
       if (path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile()) {
-        res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
+        res
+          .writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' })
+          .end(readFileSync(path));
         return;
       }
       res.writeHead(404).end();
@@ -267,22 +299,32 @@ export class LiveServer {
 
   /** The first message of a game: its hello. */
   private openSession(ws: WebSocket, bytes: Uint8Array): Session {
-    if (messageType(bytes, this.limits.maxMessageBytes) !== LiveMessageType.HELLO) throw new LiveError('PROTOCOL', 'a game must start with its hello');
+    if (messageType(bytes, this.limits.maxMessageBytes) !== LiveMessageType.HELLO)
+      throw new LiveError('PROTOCOL', 'a game must start with its hello');
     const probe = new LiveValidator(this.limits);
     probe.accept(bytes);
     const hello = probe.hello;
     if (hello === null) throw new LiveError('PROTOCOL', 'no hello');
     let s = this.sessions.get(hello.session);
-    if (s !== undefined && s.publisher !== null) throw new LiveError('PROTOCOL', `session ${hello.session} already has a game connected`);
+    if (s !== undefined && s.publisher !== null)
+      throw new LiveError('PROTOCOL', `session ${hello.session} already has a game connected`);
     if (s === undefined) {
       if (this.sessions.size >= this.options.maxSessions) this.dropOldestIdleSession();
-      if (this.sessions.size >= this.options.maxSessions) throw new LiveError('TOO_LARGE', `the server relays at most ${this.options.maxSessions} sessions`);
+      if (this.sessions.size >= this.options.maxSessions)
+        throw new LiveError('TOO_LARGE', `the server relays at most ${this.options.maxSessions} sessions`);
       const p = this.options.persist;
-      const persister = p === null ? null : new SessionPersister({ ...DEFAULT_PERSIST_OPTIONS, ...p }, this.limits, this.options.log);
+      const persister =
+        p === null ? null : new SessionPersister({ ...DEFAULT_PERSIST_OPTIONS, ...p }, this.limits, this.options.log);
       s = {
-        id: hello.session, info: { game: hello.game, buildId: hello.buildId, startedAt: hello.startedAt }, publisher: ws,
-        validator: persister === null ? new LiveValidator(this.limits) : persister.store.validator, persister,
-        viewers: new Set(), frames: 0, lastResync: 0, resyncPending: false,
+        id: hello.session,
+        info: { game: hello.game, buildId: hello.buildId, startedAt: hello.startedAt },
+        publisher: ws,
+        validator: persister === null ? new LiveValidator(this.limits) : persister.store.validator,
+        persister,
+        viewers: new Set(),
+        frames: 0,
+        lastResync: 0,
+        resyncPending: false,
       };
       this.sessions.set(s.id, s);
       this.options.log(`session ${s.id}: ${hello.game} (build ${JSON.stringify(hello.buildId)}) connected`);
@@ -335,7 +377,11 @@ export class LiveServer {
 
   private onViewer(ws: WebSocket): void {
     if (this.viewers.size >= this.options.maxViewers) {
-      this.refuse(ws, new LiveError('TOO_LARGE', `the server takes at most ${this.options.maxViewers} viewers`), 'viewer');
+      this.refuse(
+        ws,
+        new LiveError('TOO_LARGE', `the server takes at most ${this.options.maxViewers} viewers`),
+        'viewer',
+      );
       return;
     }
     const v: Viewer = { socket: ws, session: null, wanted: null, waiting: true };
@@ -414,7 +460,8 @@ export class LiveServer {
   private refuse(ws: WebSocket, e: LiveError, who: string): void {
     this.options.log(`refused ${who}: ${e.message}`);
     try {
-      if (ws.readyState === 1) ws.send(encodeMessage(LiveMessageType.ERROR, { code: e.code, detail: e.message.slice(0, 1000) }));
+      if (ws.readyState === 1)
+        ws.send(encodeMessage(LiveMessageType.ERROR, { code: e.code, detail: e.message.slice(0, 1000) }));
       ws.close(1008, e.code);
     } catch {
       ws.terminate();

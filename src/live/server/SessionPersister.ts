@@ -45,7 +45,11 @@ export class SessionPersister {
   private lastSaved = -1;
   private sequence = 0;
 
-  public constructor(private readonly options: PersistOptions, limits: Partial<LiveLimits>, private readonly log: (line: string) => void) {
+  public constructor(
+    private readonly options: PersistOptions,
+    limits: Partial<LiveLimits>,
+    private readonly log: (line: string) => void,
+  ) {
     // The arena holds two rolls, so a roll is always saved before its first frame is evicted.
     this.store = new LiveStore({
       maxBytes: Math.max(1 << 20, options.rollBytes * 2),
@@ -98,11 +102,13 @@ export class SessionPersister {
 export function enforceRetention(options: PersistOptions, log: (line: string) => void): void {
   let entries: Array<{ path: string; size: number; mtime: number }>;
   try {
-    entries = readdirSync(options.dir).filter((n) => FILE_PATTERN.test(n)).map((n) => {
-      const path = join(options.dir, n);
-      const s = statSync(path);
-      return { path, size: s.size, mtime: s.mtimeMs };
-    });
+    entries = readdirSync(options.dir)
+      .filter((n) => FILE_PATTERN.test(n))
+      .map((n) => {
+        const path = join(options.dir, n);
+        const s = statSync(path);
+        return { path, size: s.size, mtime: s.mtimeMs };
+      });
   } catch {
     return;
   }

@@ -93,10 +93,16 @@ describe('RewindOverlay pause / resume', () => {
     game.sprites.get(5)!.tint = 0x123456;
     game.sprites.get(6)!.rotation = 123.456;
     const before = snapshot(game);
-    const worldBefore = [game.world.x, game.world.y, game.world.scale.x, game.world.rotation, game.world.pivot.x].join();
+    const worldBefore = [
+      game.world.x,
+      game.world.y,
+      game.world.scale.x,
+      game.world.rotation,
+      game.world.pivot.x,
+    ].join();
     const reader = game.recorder.reader;
     let seed = 7;
-    const rnd = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let resumes = 0;
     overlay.onChange(() => {
       if (!overlay.isPaused) resumes++;
@@ -115,7 +121,9 @@ describe('RewindOverlay pause / resume', () => {
     }
     expect(resumes).toBeGreaterThanOrEqual(1000);
     expect(snapshot(game)).toBe(before);
-    expect([game.world.x, game.world.y, game.world.scale.x, game.world.rotation, game.world.pivot.x].join()).toBe(worldBefore);
+    expect([game.world.x, game.world.y, game.world.scale.x, game.world.rotation, game.world.pivot.x].join()).toBe(
+      worldBefore,
+    );
     // The game continues from where it was.
     run(game, overlay, 1);
     expect(game.sprites.get(1)!.x).toBe(game.entities.get(1)!.x);

@@ -104,10 +104,14 @@ describe('steady state allocates nothing', () => {
       s.overlay.update(0);
     }
     const before = s.overlay.sampleCount;
-    const bytes = await allocatedBy((i) => {
-      time.seek(positions[1 + (i % 50)] as number);
-      s.overlay.update(0);
-    }, TICKS, CHANGED_LIMIT);
+    const bytes = await allocatedBy(
+      (i) => {
+        time.seek(positions[1 + (i % 50)] as number);
+        s.overlay.update(0);
+      },
+      TICKS,
+      CHANGED_LIMIT,
+    );
     expect(s.overlay.sampleCount - before).toBeGreaterThanOrEqual(TICKS - 1);
     console.log(`changed frames, channels off: ${bytes} bytes over ${TICKS} ticks`);
     expect(bytes).toBeLessThan(CHANGED_LIMIT);

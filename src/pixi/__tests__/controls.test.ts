@@ -18,8 +18,15 @@ function pointer(app: Application, type: string, x: number, y: number, button = 
   app.renderer.render(app.stage);
   const rect = app.canvas.getBoundingClientRect();
   const init: PointerEventInit = {
-    clientX: rect.left + x, clientY: rect.top + y, pointerId: 1, pointerType: 'mouse', isPrimary: true,
-    button, buttons: type === 'pointerup' ? 0 : 1 << (button === 2 ? 1 : 0), bubbles: true, cancelable: true,
+    clientX: rect.left + x,
+    clientY: rect.top + y,
+    pointerId: 1,
+    pointerType: 'mouse',
+    isPrimary: true,
+    button,
+    buttons: type === 'pointerup' ? 0 : 1 << (button === 2 ? 1 : 0),
+    bubbles: true,
+    cancelable: true,
   };
   const target = type === 'pointerdown' ? app.canvas : type === 'pointermove' ? document : window;
   target.dispatchEvent(new PointerEvent(type, init));
@@ -28,9 +35,16 @@ function pointer(app: Application, type: string, x: number, y: number, button = 
 function wheel(app: Application, x: number, y: number, deltaY: number): void {
   app.renderer.render(app.stage);
   const rect = app.canvas.getBoundingClientRect();
-  app.canvas.dispatchEvent(new WheelEvent('wheel', {
-    clientX: rect.left + x, clientY: rect.top + y, deltaY, deltaMode: 0, bubbles: true, cancelable: true,
-  }));
+  app.canvas.dispatchEvent(
+    new WheelEvent('wheel', {
+      clientX: rect.left + x,
+      clientY: rect.top + y,
+      deltaY,
+      deltaMode: 0,
+      bubbles: true,
+      cancelable: true,
+    }),
+  );
 }
 
 describe('keyboard', () => {
@@ -245,7 +259,14 @@ describe('camera', () => {
   it('drag pans, the wheel zooms around the cursor, right-drag rotates, a click selects and follows', async () => {
     const { app, game, overlay } = await make(4);
     run(game, overlay, 30);
-    const saved = [game.world.x, game.world.y, game.world.pivot.x, game.world.pivot.y, game.world.scale.x, game.world.rotation];
+    const saved = [
+      game.world.x,
+      game.world.y,
+      game.world.pivot.x,
+      game.world.pivot.y,
+      game.world.scale.x,
+      game.world.rotation,
+    ];
     overlay.pause();
     overlay.update(0);
     expect(overlay.camera.mode).toBe('game');
@@ -299,7 +320,14 @@ describe('camera', () => {
     overlay.update(0);
     expect(game.world.pivot.x).toBeCloseTo(160, 3);
     overlay.resume();
-    expect([game.world.x, game.world.y, game.world.pivot.x, game.world.pivot.y, game.world.scale.x, game.world.rotation]).toEqual(saved);
+    expect([
+      game.world.x,
+      game.world.y,
+      game.world.pivot.x,
+      game.world.pivot.y,
+      game.world.scale.x,
+      game.world.rotation,
+    ]).toEqual(saved);
     expect(overlay.selected).toBe(-1);
   });
 });

@@ -12,9 +12,12 @@ const { make, track } = overlayFixture();
 function countColor(app: Application, color: number): number {
   app.renderer.render(app.stage);
   const { pixels } = app.renderer.extract.pixels({
-    target: app.stage, frame: new Rectangle(0, 0, app.screen.width, app.screen.height),
+    target: app.stage,
+    frame: new Rectangle(0, 0, app.screen.width, app.screen.height),
   });
-  const r = (color >> 16) & 255, g = (color >> 8) & 255, b = color & 255;
+  const r = (color >> 16) & 255,
+    g = (color >> 8) & 255,
+    b = color & 255;
   let n = 0;
   for (let i = 0; i < pixels.length; i += 4) {
     if (Math.abs(pixels[i] - r) < 40 && Math.abs(pixels[i + 1] - g) < 40 && Math.abs(pixels[i + 2] - b) < 40) n++;
@@ -129,7 +132,9 @@ describe('debug draw', () => {
     const { game, overlay } = await make(0);
     game.spawn(9, 'walker', 100, 100, 1, 0, 5);
     run(game, overlay, 10);
-    const bones = overlay.worldOverlay.children.find((c) => c.label === 'rewindable:bones')! as unknown as { context: { instructions: unknown[] } };
+    const bones = overlay.worldOverlay.children.find((c) => c.label === 'rewindable:bones')! as unknown as {
+      context: { instructions: unknown[] };
+    };
     expect(bones.context.instructions.length).toBe(1);
     overlay.pause();
     overlay.playback.time.seek(5.5);
@@ -224,7 +229,9 @@ describe('showReplay', () => {
     const wallsDrawn = () => {
       const root = overlay.layers.root.children.find((c) => c.label === 'rewindable:static')!;
       const walls = root.children.find((c) => c.label === `rewindable:static:${Channel.PHYSICS}`);
-      return walls === undefined ? 0 : (walls as unknown as { context: { instructions: unknown[] } }).context.instructions.length;
+      return walls === undefined
+        ? 0
+        : (walls as unknown as { context: { instructions: unknown[] } }).context.instructions.length;
     };
     const pb = overlay.showReplay(replay);
     overlay.update(0);

@@ -64,9 +64,39 @@ describe('pausables', () => {
     const ticker = new Ticker();
     ticker.autoStart = true;
     ticker.start();
-    const timeline = { isPaused: false, pause() { this.isPaused = true; }, resume() { this.isPaused = false; }, paused() { return this.isPaused; } };
-    const already = { isPaused: true, pause() { this.isPaused = true; }, resume() { this.isPaused = false; }, paused() { return this.isPaused; } };
-    const custom = { calls: [] as string[], pause() { this.calls.push('pause'); }, resume() { this.calls.push('resume'); } };
+    const timeline = {
+      isPaused: false,
+      pause() {
+        this.isPaused = true;
+      },
+      resume() {
+        this.isPaused = false;
+      },
+      paused() {
+        return this.isPaused;
+      },
+    };
+    const already = {
+      isPaused: true,
+      pause() {
+        this.isPaused = true;
+      },
+      resume() {
+        this.isPaused = false;
+      },
+      paused() {
+        return this.isPaused;
+      },
+    };
+    const custom = {
+      calls: [] as string[],
+      pause() {
+        this.calls.push('pause');
+      },
+      resume() {
+        this.calls.push('resume');
+      },
+    };
     const warnings: string[] = [];
     const app = new Ticker();
     const clocks = new Pausables([ticker, timeline, already, custom, app], app, (_k, m) => warnings.push(m));
@@ -92,7 +122,18 @@ describe('pausables', () => {
   });
 
   it('the overlay pauses them with the game and resumes them after', async () => {
-    const clock = { isPaused: false, pause() { this.isPaused = true; }, resume() { this.isPaused = false; }, paused() { return this.isPaused; } };
+    const clock = {
+      isPaused: false,
+      pause() {
+        this.isPaused = true;
+      },
+      resume() {
+        this.isPaused = false;
+      },
+      paused() {
+        return this.isPaused;
+      },
+    };
     const { game, overlay } = await make(2, { pausables: [clock] });
     run(game, overlay, 5);
     overlay.pause();
@@ -119,7 +160,8 @@ describe('world-container space', () => {
     raft.addChild(crate);
     const recorder = new Recorder({ maxFrames: 60, onWarning: () => {} });
     const overlay = new RewindOverlay(app, world, { find: (id) => (id === 1 ? crate : null) }, recorder, {
-      onWarning: () => {}, keyboard: false,
+      onWarning: () => {},
+      keyboard: false,
       record: (rec) => recordDisplay(rec, world, 1, crate),
     });
     track(app, overlay);
@@ -164,7 +206,14 @@ describe('containers, layers, resize', () => {
     overlay.camera.panBy(50, 20);
     overlay.update(0);
     const w = game.world;
-    expect([hud.x, hud.y, hud.pivot.x, hud.pivot.y, hud.scale.x, hud.rotation]).toEqual([w.x, w.y, w.pivot.x, w.pivot.y, w.scale.x, w.rotation]);
+    expect([hud.x, hud.y, hud.pivot.x, hud.pivot.y, hud.scale.x, hud.rotation]).toEqual([
+      w.x,
+      w.y,
+      w.pivot.x,
+      w.pivot.y,
+      w.scale.x,
+      w.rotation,
+    ]);
     overlay.resume();
     expect([hud.x, hud.y, hud.pivot.x, hud.pivot.y]).toEqual([3, 4, 0, 0]);
   });
@@ -212,7 +261,9 @@ describe('suspension, kinds of new lives, the game clock', () => {
     let screen = 'title';
     const { app, game, overlay } = await make(2, {
       suspendWhen: () => screen !== 'play',
-      record: (rec) => { for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1); },
+      record: (rec) => {
+        for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1);
+      },
     });
     const clock = { t: performance.now() };
     tick(app, 3, clock);
@@ -237,7 +288,9 @@ describe('suspension, kinds of new lives, the game clock', () => {
     const game0 = { time: 10, dt: 0.5 };
     const { app, game, binding } = await make(0, {
       clock: game0,
-      record: (rec) => { for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1); },
+      record: (rec) => {
+        for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1);
+      },
     });
     binding.kindOf = (_obj, id) => {
       asked.push(id);

@@ -28,7 +28,8 @@ function overlaps(overlay: RewindOverlay): { boxes: number; pairs: string[] } {
     for (let j = i + 1; j < boxes.length; j++) {
       const a = boxes[i];
       const b = boxes[j];
-      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) pairs.push(`${i}×${j}`);
+      if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+        pairs.push(`${i}×${j}`);
     }
   }
   return { boxes: boxes.length, pairs };
@@ -37,7 +38,14 @@ function overlaps(overlay: RewindOverlay): { boxes: number; pairs: string[] } {
 describe('paragraph layout', () => {
   it('stacks paragraphs that would overlap, with a leader line, and leaves lone ones at their anchor', async () => {
     const { overlay } = await make(0);
-    overlay.showReplay(recording([[200, 200], [200, 230], [226, 215], [500, 100]]));
+    overlay.showReplay(
+      recording([
+        [200, 200],
+        [200, 230],
+        [226, 215],
+        [500, 100],
+      ]),
+    );
     overlay.playback.time.seek(2);
     expect(overlaps(overlay)).toEqual({ boxes: 4, pairs: [] });
     const pool = overlay.layers.paragraphs;
@@ -53,7 +61,15 @@ describe('paragraph layout', () => {
 
   it('keeps them apart under a zoomed-out, rotated camera, and allocates no new paragraphs', async () => {
     const { overlay } = await make(0);
-    overlay.showReplay(recording([[200, 200], [240, 230], [260, 210], [300, 260], [220, 250]]));
+    overlay.showReplay(
+      recording([
+        [200, 200],
+        [240, 230],
+        [260, 210],
+        [300, 260],
+        [220, 250],
+      ]),
+    );
     overlay.playback.time.seek(1);
     expect(overlaps(overlay).pairs).toEqual([]);
     const created = overlay.layers.paragraphs.created;

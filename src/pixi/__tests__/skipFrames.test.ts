@@ -49,9 +49,13 @@ describe('skipWhen (issue 19)', () => {
   it('a throwing skipWhen records the frame and warns', async () => {
     const warnings: string[] = [];
     const { app, game } = await make(1, {
-      skipWhen: () => { throw new Error('boom'); },
+      skipWhen: () => {
+        throw new Error('boom');
+      },
       onWarning: (m) => warnings.push(m),
-      record: (rec) => { for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1); },
+      record: (rec) => {
+        for (const [id, s] of game.sprites) rec.entity(id, s.x, s.y, 0, 0, 0, 0, 1);
+      },
     });
     tick(app, 2, { t: performance.now() });
     expect(game.recorder.reader.frameCount).toBe(2);

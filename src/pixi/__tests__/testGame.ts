@@ -26,7 +26,15 @@ export interface TestEntity {
 /** Creates a pixi application with a canvas in the page and no automatic ticker. */
 export async function createApp(width = 320, height = 240): Promise<Application> {
   const app = new Application();
-  await app.init({ width, height, preference: 'webgl', autoStart: false, background: 0x000000, antialias: false, resolution: 1 });
+  await app.init({
+    width,
+    height,
+    preference: 'webgl',
+    autoStart: false,
+    background: 0x000000,
+    antialias: false,
+    resolution: 1,
+  });
   app.ticker.stop();
   app.canvas.style.position = 'absolute';
   app.canvas.style.left = '0px';
@@ -58,7 +66,10 @@ export class TestGame {
   public readonly boneRot: Float32Array;
   public readonly boneOff: Float32Array;
 
-  public constructor(public readonly app: Application, recorderOptions: Partial<RecorderOptions> = {}) {
+  public constructor(
+    public readonly app: Application,
+    recorderOptions: Partial<RecorderOptions> = {},
+  ) {
     this.recorder = new Recorder({ maxFrames: 300, onWarning: () => {}, ...recorderOptions });
     this.world.label = 'test-world';
     app.stage.addChild(this.world);
@@ -126,11 +137,21 @@ export class TestGame {
       const x = 20 + ((i * 37 + f) % 280);
       const y = 20 + ((i * 53) % 200);
       switch (i % 5) {
-        case 0: d.line(Channel.AI, x, y, 0, x + 20, y + 10, 0, 0xffcc00); break;
-        case 1: d.sphere(Channel.PHYSICS, x, y, 0, 8, 0x00ccff); break;
-        case 2: d.aabb(Channel.PHYSICS, x, y, 0, x + 12, y + 8, 0, 0x33ff66); break;
-        case 3: d.arrow(Channel.AI, x, y, 0, x + 16, y - 12, 0, 5, 0xff8800); break;
-        default: d.point(Channel.ANIMATION, x, y, 0, 4, 0xff44ff); break;
+        case 0:
+          d.line(Channel.AI, x, y, 0, x + 20, y + 10, 0, 0xffcc00);
+          break;
+        case 1:
+          d.sphere(Channel.PHYSICS, x, y, 0, 8, 0x00ccff);
+          break;
+        case 2:
+          d.aabb(Channel.PHYSICS, x, y, 0, x + 12, y + 8, 0, 0x33ff66);
+          break;
+        case 3:
+          d.arrow(Channel.AI, x, y, 0, x + 16, y - 12, 0, 5, 0xff8800);
+          break;
+        default:
+          d.point(Channel.ANIMATION, x, y, 0, 4, 0xff44ff);
+          break;
       }
     }
     for (let i = 0; i < this.texts; i++) d.text(Channel.AI, 40 + i * 60, 30, 0, `state ${(f >> 4) % 3}`, 0xffffff);
@@ -139,10 +160,9 @@ export class TestGame {
 
   /** A binding over the sprites; `create` makes a new sprite for kinds in `creatable`. */
   public binding(creatable: readonly string[] = ['bullet']): EntityBinding & { created: number } {
-    const self = this;
     const b = {
       created: 0,
-      find: (id: number) => self.sprites.get(id),
+      find: (id: number) => this.sprites.get(id),
       create: (kind: string) => {
         if (!creatable.includes(kind)) return null;
         b.created++;

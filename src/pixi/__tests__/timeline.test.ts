@@ -16,8 +16,15 @@ function pointer(app: Application, type: string, x: number, y: number, button = 
   app.renderer.render(app.stage);
   const rect = app.canvas.getBoundingClientRect();
   const init: PointerEventInit = {
-    clientX: rect.left + x, clientY: rect.top + y, pointerId: 1, pointerType: 'mouse', isPrimary: true,
-    button, buttons: type === 'pointerup' ? 0 : 1 << (button === 2 ? 1 : 0), bubbles: true, cancelable: true,
+    clientX: rect.left + x,
+    clientY: rect.top + y,
+    pointerId: 1,
+    pointerType: 'mouse',
+    isPrimary: true,
+    button,
+    buttons: type === 'pointerup' ? 0 : 1 << (button === 2 ? 1 : 0),
+    bubbles: true,
+    cancelable: true,
   };
   const target = type === 'pointerdown' ? app.canvas : type === 'pointermove' ? document : window;
   target.dispatchEvent(new PointerEvent(type, init));
@@ -26,9 +33,17 @@ function pointer(app: Application, type: string, x: number, y: number, button = 
 function wheel(app: Application, x: number, y: number, deltaY: number, shiftKey = false): void {
   app.renderer.render(app.stage);
   const rect = app.canvas.getBoundingClientRect();
-  app.canvas.dispatchEvent(new WheelEvent('wheel', {
-    clientX: rect.left + x, clientY: rect.top + y, deltaY, deltaMode: 0, shiftKey, bubbles: true, cancelable: true,
-  }));
+  app.canvas.dispatchEvent(
+    new WheelEvent('wheel', {
+      clientX: rect.left + x,
+      clientY: rect.top + y,
+      deltaY,
+      deltaMode: 0,
+      shiftKey,
+      bubbles: true,
+      cancelable: true,
+    }),
+  );
 }
 
 /** A recording of 3 movers, a 4th spawned at frame 40 and despawned at 80, a hitch at frame 60. */
@@ -50,7 +65,16 @@ describe('timeline lanes', () => {
   it('has a labelled lane per marker kind, then frame dt and bytes', async () => {
     const { overlay } = await recorded();
     const lanes = overlay.timeline.laneLayout;
-    expect(lanes.map((l) => l.name)).toEqual(['budget', 'spawn', 'despawn', 'damage', 'events', 'bookmarks', 'frame dt', 'bytes']);
+    expect(lanes.map((l) => l.name)).toEqual([
+      'budget',
+      'spawn',
+      'despawn',
+      'damage',
+      'events',
+      'bookmarks',
+      'frame dt',
+      'bytes',
+    ]);
     expect(overlay.timeline.height).toBeGreaterThanOrEqual(64);
     expect(overlay.timeline.height).toBeLessThanOrEqual(96);
     overlay.timeline.setCollapsed(true);

@@ -1,7 +1,15 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import {
-  HEADER_WORDS, H_BONE_WORDS, H_ENTITY_COUNT, H_EVENT_COUNT, H_FRAME, H_PRIM_COUNT, H_PRIM_WORDS, PRIM_TEXT, PRIM_WORDS,
+  HEADER_WORDS,
+  H_BONE_WORDS,
+  H_ENTITY_COUNT,
+  H_EVENT_COUNT,
+  H_FRAME,
+  H_PRIM_COUNT,
+  H_PRIM_WORDS,
+  PRIM_TEXT,
+  PRIM_WORDS,
 } from '../../core/format/layout';
 import { loadReplay } from '../loadReplay';
 import type { LoadReplayOptions } from '../loadReplay';
@@ -9,7 +17,14 @@ import { ReplayError } from '../ReplayError';
 import type { ReplayErrorCode, ReplayWarning } from '../ReplayError';
 import { saveReplay } from '../saveReplay';
 import {
-  fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, recorderFingerprint, splitFile, sub,
+  fixChecksum,
+  frameWords,
+  joinFile,
+  makeRecording,
+  putFrameWords,
+  recorderFingerprint,
+  splitFile,
+  sub,
 } from './helpers';
 import type { FileParts } from './helpers';
 
@@ -18,7 +33,11 @@ const file = saveReplay(rec, { buildId: 'build-A', note: 'n', savedAt: 't', book
 const packedFile = saveReplay(rec, { buildId: 'build-A', savedAt: 't', compression: 'xor-delta' });
 
 /** Loads, expecting a ReplayError of `code`; returns it (and the work done). */
-function rejects(bytes: Uint8Array, code: ReplayErrorCode, options: Partial<LoadReplayOptions> = {}): ReplayError & { work: number } {
+function rejects(
+  bytes: Uint8Array,
+  code: ReplayErrorCode,
+  options: Partial<LoadReplayOptions> = {},
+): ReplayError & { work: number } {
   const work = { units: 0 };
   let caught: unknown = null;
   try {
@@ -109,7 +128,14 @@ describe('loadReplay rejects bad files with a typed error', () => {
     expect(replay.warnings[0].message).toContain('build-A');
     expect(seen).toEqual(replay.warnings);
     // A throwing listener does not break the load.
-    expect(loadReplay(file, { expectedBuildId: 'x', onWarning: () => { throw new Error('boom'); } }).warnings.length).toBe(1);
+    expect(
+      loadReplay(file, {
+        expectedBuildId: 'x',
+        onWarning: () => {
+          throw new Error('boom');
+        },
+      }).warnings.length,
+    ).toBe(1);
     expect(loadReplay(file, { expectedBuildId: 'build-A' }).warnings).toEqual([]);
   });
 
@@ -134,50 +160,177 @@ describe('loadReplay rejects bad files with a typed error', () => {
   });
 
   it('oversized counts claimed in the header are refused before anything is allocated', () => {
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('count', 2 ** 31)), 'TOO_LARGE').path).toBe('header.frames.count');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('count', p.frames.length + 1)), 'CORRUPT').path).toBe('frames');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('count', 5000)), 'CORRUPT').path).toBe('header.frames.words');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('words', 2n ** 40n)), 'TOO_LARGE').path).toBe('header.frames.words');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('words', 123456)), 'CORRUPT').path).toBe('header.frames.words');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('count', 2 ** 31)),
+        'TOO_LARGE',
+      ).path,
+    ).toBe('header.frames.count');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('count', p.frames.length + 1)),
+        'CORRUPT',
+      ).path,
+    ).toBe('frames');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('count', 5000)),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.frames.words');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('words', 2n ** 40n)),
+        'TOO_LARGE',
+      ).path,
+    ).toBe('header.frames.words');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('words', 123456)),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.frames.words');
     const handles = (p: FileParts): number[] => sub(p.header, 'entities').get('handle') as number[];
     // A handle has 24 bits: 2^24 is not one (the format, not a limit).
-    expect(rejects(edit((p) => { const h = handles(p); h[h.length - 1] = 2 ** 24; }), 'CORRUPT').path).toMatch(/^header\.entities\.handle\[\d+\]$/);
-    expect(rejects(edit((p) => { (sub(p.header, 'entities').get('id') as number[])[0] = 2 ** 30; }), 'TOO_LARGE').path).toBe('header.entities.id[0]');
-    expect(rejects(edit((p) => { (sub(p.header, 'entities').get('id') as number[])[0] = 2 ** 29; }), 'TOO_LARGE', { limits: { maxEntityId: 2 ** 24 } }).path).toBe('header.entities.id[0]');
-    rejects(edit((p) => sub(p.header, 'info').set('note', 'x'.repeat(200))), 'TOO_LARGE', { limits: { maxStringLength: 100 } });
+    expect(
+      rejects(
+        edit((p) => {
+          const h = handles(p);
+          h[h.length - 1] = 2 ** 24;
+        }),
+        'CORRUPT',
+      ).path,
+    ).toMatch(/^header\.entities\.handle\[\d+\]$/);
+    expect(
+      rejects(
+        edit((p) => {
+          (sub(p.header, 'entities').get('id') as number[])[0] = 2 ** 30;
+        }),
+        'TOO_LARGE',
+      ).path,
+    ).toBe('header.entities.id[0]');
+    expect(
+      rejects(
+        edit((p) => {
+          (sub(p.header, 'entities').get('id') as number[])[0] = 2 ** 29;
+        }),
+        'TOO_LARGE',
+        { limits: { maxEntityId: 2 ** 24 } },
+      ).path,
+    ).toBe('header.entities.id[0]');
+    rejects(
+      edit((p) => sub(p.header, 'info').set('note', 'x'.repeat(200))),
+      'TOO_LARGE',
+      { limits: { maxStringLength: 100 } },
+    );
     rejects(file, 'TOO_LARGE', { limits: { maxFileBytes: 1000 } });
     rejects(file, 'TOO_LARGE', { limits: { maxFrameBytes: 1000 } });
-    rejects(edit((p) => p.header.set('bookmarks', Array.from({ length: 20 }, () => new Map<string, unknown>([['frame', 1], ['label', '']])))), 'TOO_LARGE', { limits: { maxBookmarks: 10 } });
+    rejects(
+      edit((p) =>
+        p.header.set(
+          'bookmarks',
+          Array.from(
+            { length: 20 },
+            () =>
+              new Map<string, unknown>([
+                ['frame', 1],
+                ['label', ''],
+              ]),
+          ),
+        ),
+      ),
+      'TOO_LARGE',
+      { limits: { maxBookmarks: 10 } },
+    );
     const channels = (p: FileParts): unknown[] => p.header.get('channels') as unknown[];
-    rejects(edit((p) => { const c = channels(p); while (c.length < 33) c.push(new Map<string, unknown>([['name', `c${c.length}`], ['color', 0], ['budget', 1]])); }), 'TOO_LARGE');
+    rejects(
+      edit((p) => {
+        const c = channels(p);
+        while (c.length < 33)
+          c.push(
+            new Map<string, unknown>([
+              ['name', `c${c.length}`],
+              ['color', 0],
+              ['budget', 1],
+            ]),
+          );
+      }),
+      'TOO_LARGE',
+    );
   });
 
   it('oversized counts claimed in frame headers are refused', () => {
-    const frame = (fn: (w: Uint32Array) => void, code: ReplayErrorCode, fix = true): ReplayError => rejects(edit((p) => {
-      const w = frameWords(p, 3);
-      fn(w);
-      putFrameWords(p, 3, w);
-      if (fix) fixChecksum(p);
-    }), code);
-    expect(frame((w) => { w[H_ENTITY_COUNT] = 0xffffffff; }, 'TOO_LARGE').path).toBe('frames[3].entityCount');
-    expect(frame((w) => { w[H_ENTITY_COUNT] += 1; }, 'CORRUPT').path).toBe('frames[3]');
-    expect(frame((w) => { w[H_PRIM_WORDS] = 0xfffffff0; }, 'CORRUPT').message).toContain('section sizes');
-    expect(frame((w) => { w[H_EVENT_COUNT] = 0x40000000; }, 'CORRUPT').message).toContain('section sizes');
-    expect(frame((w) => { w[H_PRIM_COUNT] += 1; }, 'CORRUPT').path).toBe('frames[3].primitives');
-    expect(frame((w) => { w[H_FRAME] += 1; }, 'CORRUPT').path).toBe('frames[3].frame');
+    const frame = (fn: (w: Uint32Array) => void, code: ReplayErrorCode, fix = true): ReplayError =>
+      rejects(
+        edit((p) => {
+          const w = frameWords(p, 3);
+          fn(w);
+          putFrameWords(p, 3, w);
+          if (fix) fixChecksum(p);
+        }),
+        code,
+      );
+    expect(
+      frame((w) => {
+        w[H_ENTITY_COUNT] = 0xffffffff;
+      }, 'TOO_LARGE').path,
+    ).toBe('frames[3].entityCount');
+    expect(
+      frame((w) => {
+        w[H_ENTITY_COUNT] += 1;
+      }, 'CORRUPT').path,
+    ).toBe('frames[3]');
+    expect(
+      frame((w) => {
+        w[H_PRIM_WORDS] = 0xfffffff0;
+      }, 'CORRUPT').message,
+    ).toContain('section sizes');
+    expect(
+      frame((w) => {
+        w[H_EVENT_COUNT] = 0x40000000;
+      }, 'CORRUPT').message,
+    ).toContain('section sizes');
+    expect(
+      frame((w) => {
+        w[H_PRIM_COUNT] += 1;
+      }, 'CORRUPT').path,
+    ).toBe('frames[3].primitives');
+    expect(
+      frame((w) => {
+        w[H_FRAME] += 1;
+      }, 'CORRUPT').path,
+    ).toBe('frames[3].frame');
     // A text length near 2^32 must not wrap around to a small record.
-    expect(frame((w) => { w[firstText(w) + 4] = 0xfffffffd; }, 'CORRUPT').message).toContain('overruns');
+    expect(
+      frame((w) => {
+        w[firstText(w) + 4] = 0xfffffffd;
+      }, 'CORRUPT').message,
+    ).toContain('overruns');
     // A bone record claiming 4095 bones overruns its section.
-    expect(frame((w) => {
-      const n = w[H_ENTITY_COUNT];
-      expect(w[H_BONE_WORDS]).toBeGreaterThan(0);
-      const b = HEADER_WORDS + n * 5;
-      w[b] = (w[b] & 0xfffff) | (4095 << 20);
-    }, 'CORRUPT').message).toContain('overrun');
+    expect(
+      frame((w) => {
+        const n = w[H_ENTITY_COUNT];
+        expect(w[H_BONE_WORDS]).toBeGreaterThan(0);
+        const b = HEADER_WORDS + n * 5;
+        w[b] = (w[b] & 0xfffff) | (4095 << 20);
+      }, 'CORRUPT').message,
+    ).toContain('overrun');
     // A handle that is not in the entity table.
-    expect(frame((w) => { w[HEADER_WORDS] = (w[HEADER_WORDS] & 0xff000000) | 0xfffff; }, 'CORRUPT').message).toContain('not in the entity table');
+    expect(
+      frame((w) => {
+        w[HEADER_WORDS] = (w[HEADER_WORDS] & 0xff000000) | 0xfffff;
+      }, 'CORRUPT').message,
+    ).toContain('not in the entity table');
     // Without fixing the checksum, the same edits are caught by it (when the structure is still valid).
-    expect(frame((w) => { w[HEADER_WORDS + w[H_ENTITY_COUNT]] ^= 1; }, 'CHECKSUM', false).path).toBe('frames');
+    expect(
+      frame(
+        (w) => {
+          w[HEADER_WORDS + w[H_ENTITY_COUNT]] ^= 1;
+        },
+        'CHECKSUM',
+        false,
+      ).path,
+    ).toBe('frames');
   });
 
   it('a compressed frame cannot claim more words than its bytes hold', () => {
@@ -210,7 +363,11 @@ describe('loadReplay rejects bad files with a typed error', () => {
     const bytes = edit((p) => {
       p.header.set('__proto__', pollute);
       p.header.set('constructor', new Map([['prototype', pollute]]));
-      const fields = new Map<string, unknown>([['__proto__', 'proto value'], ['constructor', 'ctor value'], ['toString', 'str']]);
+      const fields = new Map<string, unknown>([
+        ['__proto__', 'proto value'],
+        ['constructor', 'ctor value'],
+        ['toString', 'str'],
+      ]);
       sub(p.header, 'info').set('fields', fields);
       (p.header.get('channels') as Array<Map<string, unknown>>)[0].set('__proto__', pollute);
     });
@@ -223,41 +380,163 @@ describe('loadReplay rejects bad files with a typed error', () => {
     expect(fields.constructor).toBe('ctor value');
     expect(fields.toString).toBe('str');
     expect(replay.warnings.map((w) => w.message).join('\n')).toContain('"__proto__"');
-    expect(JSON.parse(JSON.stringify(fields))).toEqual({ constructor: 'ctor value', toString: 'str', ['__proto__']: 'proto value' });
+    expect(JSON.parse(JSON.stringify(fields))).toEqual({
+      constructor: 'ctor value',
+      toString: 'str',
+      ['__proto__']: 'proto value',
+    });
   });
 
   it('values of the wrong MessagePack type are CORRUPT with a path (records, extensions, strings for numbers)', () => {
     // msgpackr's record extension instead of plain maps.
     const records = new Packr({ useRecords: true });
     const parts = splitFile(file);
-    const obj = Object.fromEntries([...parts.header].map(([k, v]) => [k, v instanceof Map ? Object.fromEntries(v) : v]));
+    const obj = Object.fromEntries(
+      [...parts.header].map(([k, v]) => [k, v instanceof Map ? Object.fromEntries(v) : v]),
+    );
     const recBytes = new Uint8Array([...file.subarray(0, 6), ...records.pack(obj), ...records.pack(parts.frames)]);
     expect(rejects(recBytes, 'CORRUPT').path).toMatch(/^header/);
-    expect(rejects(edit((p) => p.header.set('buildId', new Date(0))), 'CORRUPT').path).toBe('header.buildId');
-    expect(rejects(edit((p) => p.header.set('buildId', new Error('x'))), 'CORRUPT').path).toMatch(/^header\.buildId/);
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('first', '12')), 'CORRUPT').path).toBe('header.frames.first');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('first', 1.5)), 'CORRUPT').path).toBe('header.frames.first');
-    expect(rejects(edit((p) => sub(p.header, 'frames').set('codec', 'zstd')), 'CORRUPT').path).toBe('header.frames.codec');
-    expect(rejects(edit((p) => p.header.delete('entities')), 'CORRUPT').path).toBe('header.entities');
-    expect(rejects(edit((p) => { p.frames[0] = p.frames[0].subarray(0, 10); }), 'CORRUPT').path).toBe('frames[0]');
-    expect(rejects(joinFile(1, parts.header, parts.frames.map(() => 'x')), 'CORRUPT').path).toBe('frames[0]');
+    expect(
+      rejects(
+        edit((p) => p.header.set('buildId', new Date(0))),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.buildId');
+    expect(
+      rejects(
+        edit((p) => p.header.set('buildId', new Error('x'))),
+        'CORRUPT',
+      ).path,
+    ).toMatch(/^header\.buildId/);
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('first', '12')),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.frames.first');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('first', 1.5)),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.frames.first');
+    expect(
+      rejects(
+        edit((p) => sub(p.header, 'frames').set('codec', 'zstd')),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.frames.codec');
+    expect(
+      rejects(
+        edit((p) => p.header.delete('entities')),
+        'CORRUPT',
+      ).path,
+    ).toBe('header.entities');
+    expect(
+      rejects(
+        edit((p) => {
+          p.frames[0] = p.frames[0].subarray(0, 10);
+        }),
+        'CORRUPT',
+      ).path,
+    ).toBe('frames[0]');
+    expect(
+      rejects(
+        joinFile(
+          1,
+          parts.header,
+          parts.frames.map(() => 'x'),
+        ),
+        'CORRUPT',
+      ).path,
+    ).toBe('frames[0]');
   });
 
   it('inconsistent metadata is CORRUPT', () => {
     const ents = (p: FileParts, k: string): unknown[] => sub(p.header, 'entities').get(k) as unknown[];
-    rejects(edit((p) => { ents(p, 'label').pop(); }), 'CORRUPT');
-    rejects(edit((p) => { const h = ents(p, 'handle'); [h[0], h[1]] = [h[1], h[0]]; }), 'CORRUPT');
-    rejects(edit((p) => { ents(p, 'kind')[0] = 99; }), 'CORRUPT');
-    rejects(edit((p) => { const s = ents(p, 'spawnFrame') as number[]; s[0] = 1e6; }), 'CORRUPT');
-    rejects(edit((p) => { const l = ents(p, 'lastFrame') as number[]; l[l.length - 1] = 0; }), 'CORRUPT');
-    rejects(edit((p) => { sub(p.header, 'frames').set('first', (sub(p.header, 'frames').get('first') as number) + 1); }), 'CORRUPT');
-    expect(rejects(edit((p) => { (p.header.get('skeletons') as number[][])[0] = [1, 2, 0]; }), 'CORRUPT').message).toContain('cycle');
-    rejects(edit((p) => { (p.header.get('skeletons') as number[][])[0] = [-1, 7]; }), 'CORRUPT');
-    rejects(edit((p) => { (p.header.get('channels') as Array<Map<string, unknown>>)[1].set('name', 'phys'); }), 'CORRUPT');
-    rejects(edit((p) => { (p.header.get('channels') as Array<Map<string, unknown>>)[4].set('name', 'network'); }), 'CORRUPT');
-    rejects(edit((p) => { (p.header.get('kinds') as string[]).push('bird'); }), 'CORRUPT');
-    rejects(edit((p) => { ((p.header.get('staticLayers') as Array<Map<string, unknown>>)[0]).set('primCount', 3); }), 'CORRUPT');
-    rejects(edit((p) => { p.header.set('eventKinds', []); }), 'CORRUPT');
+    rejects(
+      edit((p) => {
+        ents(p, 'label').pop();
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        const h = ents(p, 'handle');
+        [h[0], h[1]] = [h[1], h[0]];
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        ents(p, 'kind')[0] = 99;
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        const s = ents(p, 'spawnFrame') as number[];
+        s[0] = 1e6;
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        const l = ents(p, 'lastFrame') as number[];
+        l[l.length - 1] = 0;
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        sub(p.header, 'frames').set('first', (sub(p.header, 'frames').get('first') as number) + 1);
+      }),
+      'CORRUPT',
+    );
+    expect(
+      rejects(
+        edit((p) => {
+          (p.header.get('skeletons') as number[][])[0] = [1, 2, 0];
+        }),
+        'CORRUPT',
+      ).message,
+    ).toContain('cycle');
+    rejects(
+      edit((p) => {
+        (p.header.get('skeletons') as number[][])[0] = [-1, 7];
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        (p.header.get('channels') as Array<Map<string, unknown>>)[1].set('name', 'phys');
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        (p.header.get('channels') as Array<Map<string, unknown>>)[4].set('name', 'network');
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        (p.header.get('kinds') as string[]).push('bird');
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        (p.header.get('staticLayers') as Array<Map<string, unknown>>)[0].set('primCount', 3);
+      }),
+      'CORRUPT',
+    );
+    rejects(
+      edit((p) => {
+        p.header.set('eventKinds', []);
+      }),
+      'CORRUPT',
+    );
   });
 
   it('none of this touched the recording', () => {

@@ -9,7 +9,16 @@ import { HEADER_WORDS, H_BONE_WORDS, H_CAM_ROT, H_ENTITY_COUNT, H_TIME } from '.
 import { Recorder } from '../../core/record/Recorder';
 import type { ReplayErrorCode } from '../ReplayError';
 import {
-  expectSameFrames, fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, recorderFingerprint, rng, splitFile, sub,
+  expectSameFrames,
+  fixChecksum,
+  frameWords,
+  joinFile,
+  makeRecording,
+  putFrameWords,
+  recorderFingerprint,
+  rng,
+  splitFile,
+  sub,
 } from './helpers';
 import type { FileParts } from './helpers';
 
@@ -29,7 +38,12 @@ function decodeEverything(replay: LoadedReplay): void {
     for (let i = 0; i < n; i++) if (!Number.isFinite(a[i])) throw new Error(`non-finite value decoded at ${i}`);
   };
   for (let f = r.oldestFrame; r.frameCount > 0 && f <= r.newestFrame; f++) {
-    if (!r.readHeader(f, header) || !r.readEntities(f, ents) || !r.readPrimitives(f, 0xffffffff, prims) || !r.readEvents(f, events)) {
+    if (
+      !r.readHeader(f, header) ||
+      !r.readEntities(f, ents) ||
+      !r.readPrimitives(f, 0xffffffff, prims) ||
+      !r.readEvents(f, events)
+    ) {
       throw new Error(`frame ${f} not readable`);
     }
     finite(header.camera, 8);
@@ -39,26 +53,53 @@ function decodeEverything(replay: LoadedReplay): void {
     finite(ents.boneOffsets, ents.boneTotal * 3);
     for (let i = 0; i < ents.count; i++) {
       const h = ents.handles[i];
-      if (h >= replay.entities.highWater || replay.entities.used[h] !== 1) throw new Error(`frame ${f}: dangling handle ${h}`);
+      if (h >= replay.entities.highWater || replay.entities.used[h] !== 1)
+        throw new Error(`frame ${f}: dangling handle ${h}`);
     }
     finite(prims.data, prims.count * 7);
-    if (prims.count !== header.primitiveCount) throw new Error(`frame ${f}: ${prims.count} of ${header.primitiveCount} primitives decoded`);
+    if (prims.count !== header.primitiveCount)
+      throw new Error(`frame ${f}: ${prims.count} of ${header.primitiveCount} primitives decoded`);
     for (let i = 0; i < prims.count; i++) {
       if (prims.channels[i] >= replay.channels.count) throw new Error('primitive on a missing channel');
       prims.text(i);
     }
-    for (let i = 0; i < events.count; i++) if (events.kinds[i] >= replay.eventKinds.length) throw new Error('unknown event kind');
+    for (let i = 0; i < events.count; i++)
+      if (events.kinds[i] >= replay.eventKinds.length) throw new Error('unknown event kind');
     finite(events.data, events.count * 4);
   }
   for (const layer of replay.staticLayers.list()) {
     const w = layer.words;
-    decodePrimitives(w, new Float32Array(w.buffer, w.byteOffset, w.length), new Uint8Array(w.buffer, w.byteOffset, w.byteLength), 0, w.length, layer.primCount, 0xffffffff, prims);
+    decodePrimitives(
+      w,
+      new Float32Array(w.buffer, w.byteOffset, w.length),
+      new Uint8Array(w.buffer, w.byteOffset, w.byteLength),
+      0,
+      w.length,
+      layer.primCount,
+      0xffffffff,
+      prims,
+    );
     if (prims.count !== layer.primCount) throw new Error('static layer decodes short');
   }
 }
 
-const INTERESTING_BYTES = [0x00, 0xff, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xc4, 0xc6, 0xca, 0xcb, 0xce, 0xcf, 0xd4, 0xd9, 0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xe0];
-const INTERESTING_WORDS = [0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0xfffffffd, 1 << 20, 1 << 24, 0x7fc00000 /* NaN */, 0x7f800000 /* Inf */, 22];
+const INTERESTING_BYTES = [
+  0x00, 0xff, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xc4, 0xc6, 0xca, 0xcb, 0xce, 0xcf, 0xd4,
+  0xd9, 0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xe0,
+];
+const INTERESTING_WORDS = [
+  0,
+  1,
+  0xffffffff,
+  0x7fffffff,
+  0x80000000,
+  0xfffffffd,
+  1 << 20,
+  1 << 24,
+  0x7fc00000 /* NaN */,
+  0x7f800000 /* Inf */,
+  22,
+];
 
 /** One seeded mutation (or a few stacked): bit flips, byte and word overwrites, cuts, deletions, insertions, splices. */
 function mutate(src: Uint8Array, headerEnd: number, r: () => number): Uint8Array {
@@ -101,7 +142,13 @@ describe('fuzzing loadReplay with real files', () => {
   it(`${2 * CASES_PER_FILE} seeded mutations and truncations: only ReplayError escapes, work is bounded, the live recording is unchanged`, () => {
     const rec = makeRecording({ frames: 40, entities: 8, seed: 99, options: { maxFrames: 24 } });
     const fingerprint = recorderFingerprint(rec);
-    const options = { buildId: 'fuzz', note: 'fuzz me', savedAt: 'x', bookmarks: [{ frame: 30, label: 'b' }], fields: { k: 'v' } };
+    const options = {
+      buildId: 'fuzz',
+      note: 'fuzz me',
+      savedAt: 'x',
+      bookmarks: [{ frame: 30, label: 'b' }],
+      fields: { k: 'v' },
+    };
     const files = [saveReplay(rec, options), saveReplay(rec, { ...options, compression: 'xor-delta' })];
     const outcomes = new Map<string, number>();
     const failures: string[] = [];
@@ -116,12 +163,17 @@ describe('fuzzing loadReplay with real files', () => {
         const work = { units: 0 };
         cases++;
         try {
-          const replay = loadReplay(bytes, { verifyChecksum: c % 2 === 0, workCounter: work, limits: { maxHandles: MAX_HANDLES } });
+          const replay = loadReplay(bytes, {
+            verifyChecksum: c % 2 === 0,
+            workCounter: work,
+            limits: { maxHandles: MAX_HANDLES },
+          });
           decodeEverything(replay);
           outcomes.set('loaded', (outcomes.get('loaded') ?? 0) + 1);
         } catch (e) {
           // A ReplayError wrapping an unexpected exception would be a validation gap: count it as a failure.
-          if (e instanceof ReplayError && !e.message.includes('unexpected failure')) outcomes.set(e.code, (outcomes.get(e.code) ?? 0) + 1);
+          if (e instanceof ReplayError && !e.message.includes('unexpected failure'))
+            outcomes.set(e.code, (outcomes.get(e.code) ?? 0) + 1);
           else if (failures.length < 10) failures.push(`file ${fi} case ${c}: ${String(e)}`);
           else failures.push('');
         }
@@ -135,7 +187,8 @@ describe('fuzzing loadReplay with real files', () => {
     expect(failures.length).toBe(0);
     expect(cases).toBe(2 * CASES_PER_FILE);
     // The corpus exercised the validators, not just one early exit.
-    for (const code of ['TRUNCATED', 'CORRUPT', 'CHECKSUM', 'BAD_MAGIC', 'loaded']) expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
+    for (const code of ['TRUNCATED', 'CORRUPT', 'CHECKSUM', 'BAD_MAGIC', 'loaded'])
+      expect(outcomes.get(code) ?? 0, code).toBeGreaterThan(0);
     expect(recorderFingerprint(rec)).toBe(fingerprint);
   });
 });
@@ -180,48 +233,146 @@ describe('every class of bad file the loader once accepted is refused, typed, wi
     if (path !== undefined) expect((caught as ReplayError).path).toMatch(path);
   };
   /** Frame `i`'s words edited by `fn`, checksum fixed (codec none). */
-  const editWords = (i: number, fn: (w: Uint32Array, p: FileParts) => void): Uint8Array => edit((p) => {
-    const w = frameWords(p, i);
-    fn(w, p);
-    putFrameWords(p, i, w);
-    fixChecksum(p);
-  });
+  const editWords = (i: number, fn: (w: Uint32Array, p: FileParts) => void): Uint8Array =>
+    edit((p) => {
+      const w = frameWords(p, i);
+      fn(w, p);
+      putFrameWords(p, i, w);
+      fixChecksum(p);
+    });
 
   it('a rotation word that is not a unit quaternion: a code of 1023, or squares summing above 1 (entity, bone, camera)', () => {
     const n = (w: Uint32Array) => w[H_ENTITY_COUNT];
-    refused(editWords(3, (w) => { w[HEADER_WORDS + 4 * n(w)] = (3 << 30) | 1023; }), 'CORRUPT', /^frames\[3\]\.rotations\[0\]$/);
-    refused(editWords(3, (w) => { w[HEADER_WORDS + 4 * n(w) + 1] = 3 << 30; }), 'CORRUPT', /^frames\[3\]\.rotations\[1\]$/);
-    refused(editWords(4, (w) => { w[H_CAM_ROT] = (1 << 30) | (1023 << 20); }), 'CORRUPT', /^frames\[4\]\.camera$/);
-    refused(editWords(5, (w) => {
-      expect(w[H_BONE_WORDS]).toBeGreaterThan(0);
-      w[HEADER_WORDS + 5 * n(w) + 1] = 0; // the first bone's rotation: three codes of 0
-    }), 'CORRUPT', /^frames\[5\]\.bones\[0\]$/);
+    refused(
+      editWords(3, (w) => {
+        w[HEADER_WORDS + 4 * n(w)] = (3 << 30) | 1023;
+      }),
+      'CORRUPT',
+      /^frames\[3\]\.rotations\[0\]$/,
+    );
+    refused(
+      editWords(3, (w) => {
+        w[HEADER_WORDS + 4 * n(w) + 1] = 3 << 30;
+      }),
+      'CORRUPT',
+      /^frames\[3\]\.rotations\[1\]$/,
+    );
+    refused(
+      editWords(4, (w) => {
+        w[H_CAM_ROT] = (1 << 30) | (1023 << 20);
+      }),
+      'CORRUPT',
+      /^frames\[4\]\.camera$/,
+    );
+    refused(
+      editWords(5, (w) => {
+        expect(w[H_BONE_WORDS]).toBeGreaterThan(0);
+        w[HEADER_WORDS + 5 * n(w) + 1] = 0; // the first bone's rotation: three codes of 0
+      }),
+      'CORRUPT',
+      /^frames\[5\]\.bones\[0\]$/,
+    );
   });
 
   it('times that go back', () => {
-    refused(editWords(6, (w) => { new Float64Array(w.buffer, 0, w.length >>> 1)[H_TIME / 2] = -5; }), 'CORRUPT', /^frames\[6\]\.time$/);
+    refused(
+      editWords(6, (w) => {
+        new Float64Array(w.buffer, 0, w.length >>> 1)[H_TIME / 2] = -5;
+      }),
+      'CORRUPT',
+      /^frames\[6\]\.time$/,
+    );
   });
 
   it('a float where an integer is due, even a whole one', () => {
-    refused(swap(edit((p) => sub(p.header, 'frames').set('first', 'FLOATVAL')), 'FLOATVAL', f64(base.reader.oldestFrame)), 'CORRUPT', /^header\.frames\.first$/);
-    refused(swap(edit((p) => { (sub(p.header, 'entities').get('id') as unknown[])[0] = 'FLOATVAL'; }), 'FLOATVAL', f64(100)), 'CORRUPT', /^header\.entities\.id\[0\]$/);
+    refused(
+      swap(
+        edit((p) => sub(p.header, 'frames').set('first', 'FLOATVAL')),
+        'FLOATVAL',
+        f64(base.reader.oldestFrame),
+      ),
+      'CORRUPT',
+      /^header\.frames\.first$/,
+    );
+    refused(
+      swap(
+        edit((p) => {
+          (sub(p.header, 'entities').get('id') as unknown[])[0] = 'FLOATVAL';
+        }),
+        'FLOATVAL',
+        f64(100),
+      ),
+      'CORRUPT',
+      /^header\.entities\.id\[0\]$/,
+    );
   });
 
   it('MessagePack extension types, anywhere (an unknown field too)', () => {
-    for (const ext of [[0xd4, 1, 0], [0xd7, 0xff, 0, 0, 0, 0, 0, 0, 0, 0], [0xc7, 1, 5, 0]]) {
-      refused(swap(edit((p) => p.header.set('extra', 'EXTENSION')), 'EXTENSION', ext), 'CORRUPT', /^header\.extra$/);
-      refused(swap(edit((p) => p.header.set('buildId', 'EXTENSION')), 'EXTENSION', ext), 'CORRUPT', /^header\.buildId$/);
+    for (const ext of [
+      [0xd4, 1, 0],
+      [0xd7, 0xff, 0, 0, 0, 0, 0, 0, 0, 0],
+      [0xc7, 1, 5, 0],
+    ]) {
+      refused(
+        swap(
+          edit((p) => p.header.set('extra', 'EXTENSION')),
+          'EXTENSION',
+          ext,
+        ),
+        'CORRUPT',
+        /^header\.extra$/,
+      );
+      refused(
+        swap(
+          edit((p) => p.header.set('buildId', 'EXTENSION')),
+          'EXTENSION',
+          ext,
+        ),
+        'CORRUPT',
+        /^header\.buildId$/,
+      );
     }
-    refused(swap(edit((p) => p.header.set('extra', 'NEVERUSED')), 'NEVERUSED', [0xc1]), 'CORRUPT');
+    refused(
+      swap(
+        edit((p) => p.header.set('extra', 'NEVERUSED')),
+        'NEVERUSED',
+        [0xc1],
+      ),
+      'CORRUPT',
+    );
   });
 
   it('a key twice in one map, and a key that is not a string', () => {
-    refused(swap(edit((p) => sub(p.header, 'info').set('ZZZZ', 'again')), 'ZZZZ', fixstr('note')), 'CORRUPT', /^header\.info$/);
-    refused(swap(edit((p) => sub(p.header, 'info').set('KEY', 'x')), 'KEY', [0x07]), 'CORRUPT', /^header\.info$/);
+    refused(
+      swap(
+        edit((p) => sub(p.header, 'info').set('ZZZZ', 'again')),
+        'ZZZZ',
+        fixstr('note'),
+      ),
+      'CORRUPT',
+      /^header\.info$/,
+    );
+    refused(
+      swap(
+        edit((p) => sub(p.header, 'info').set('KEY', 'x')),
+        'KEY',
+        [0x07],
+      ),
+      'CORRUPT',
+      /^header\.info$/,
+    );
   });
 
   it('strings that are not valid UTF-8 (a lone surrogate written as WTF-8)', () => {
-    refused(swap(edit((p) => sub(p.header, 'info').set('note', 'NOTE')), 'NOTE', [0xa3, 0xed, 0xa0, 0x80]), 'CORRUPT', /^header\.info\.note$/);
+    refused(
+      swap(
+        edit((p) => sub(p.header, 'info').set('note', 'NOTE')),
+        'NOTE',
+        [0xa3, 0xed, 0xa0, 0x80],
+      ),
+      'CORRUPT',
+      /^header\.info\.note$/,
+    );
   });
 
   it('the version in any integer width: uint64 2 is NEWER_VERSION, uint64 1 loads, a negative one is CORRUPT', () => {
@@ -235,9 +386,23 @@ describe('every class of bad file the loader once accepted is refused, typed, wi
   });
 
   it('skeletons and channel options the recorder refuses', () => {
-    refused(edit((p) => p.header.set('skeletons', [new Array<number>(4096).fill(-1)])), 'CORRUPT', /^header\.skeletons\[0\]$/);
-    refused(edit((p) => p.header.set('skeletons', [[0]])), 'CORRUPT', /^header\.skeletons\[0\]$/);
-    refused(edit((p) => { (p.header.get('channels') as Array<Map<string, unknown>>)[0].set('budget', 2 ** 31); }), 'CORRUPT', /^header\.channels\[0\]\.budget$/);
+    refused(
+      edit((p) => p.header.set('skeletons', [new Array<number>(4096).fill(-1)])),
+      'CORRUPT',
+      /^header\.skeletons\[0\]$/,
+    );
+    refused(
+      edit((p) => p.header.set('skeletons', [[0]])),
+      'CORRUPT',
+      /^header\.skeletons\[0\]$/,
+    );
+    refused(
+      edit((p) => {
+        (p.header.get('channels') as Array<Map<string, unknown>>)[0].set('budget', 2 ** 31);
+      }),
+      'CORRUPT',
+      /^header\.channels\[0\]\.budget$/,
+    );
   });
 
   it('memory follows what the file holds: one row naming handle 2^20 - 1, or 4,096 ids far apart', () => {

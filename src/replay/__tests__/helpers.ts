@@ -61,15 +61,20 @@ export function makeRecording(spec: RecordingSpec): Recorder {
       }
       const id = ids[i];
       rec.describe(id, ['humanoid', 'bird', 'crate'][id % 3], id % 4 === 0 ? undefined : `unit ${id}`);
-      const x = id * 10 + f * (id % 5), y = f * 0.25 - id;
+      const x = id * 10 + f * (id % 5),
+        y = f * 0.25 - id;
       const bad = r() < 0.01;
       rec.entity(id, bad ? NaN : x, y, 0.5, 0, 0, Math.sin(f / 7 + id), Math.cos(f / 7 + id), (id + f) & 0x7f);
       if (id % 3 === 0) {
         for (let b = 0; b < 5; b++) {
           const t = Math.sin(f * 0.1 + b) * 0.3;
-          rot[b * 4] = 0; rot[b * 4 + 1] = 0;
-          rot[b * 4 + 2] = Math.sin(t / 2); rot[b * 4 + 3] = Math.cos(t / 2);
-          off[b * 3] = b * 3; off[b * 3 + 1] = 1.5 + r(); off[b * 3 + 2] = 0;
+          rot[b * 4] = 0;
+          rot[b * 4 + 1] = 0;
+          rot[b * 4 + 2] = Math.sin(t / 2);
+          rot[b * 4 + 3] = Math.cos(t / 2);
+          off[b * 3] = b * 3;
+          off[b * 3 + 1] = 1.5 + r();
+          off[b * 3 + 2] = 0;
         }
         rec.bones(id, id % 2 === 0 ? 5 : 2, rot, off);
       }
@@ -113,7 +118,9 @@ export function splitFile(bytes: Uint8Array): FileParts {
 
 /** Re-encodes parts as a file (with any MessagePack value in them, valid or not). */
 export function joinFile(version: unknown, header: unknown, frames: unknown, magic = 'RWND'): Uint8Array {
-  const chunks = [packr.pack(magic), packr.pack(version), packr.pack(header), packr.pack(frames)].map((b) => Uint8Array.from(b));
+  const chunks = [packr.pack(magic), packr.pack(version), packr.pack(header), packr.pack(frames)].map((b) =>
+    Uint8Array.from(b),
+  );
   const out = new Uint8Array(chunks.reduce((s, c) => s + c.length, 0));
   let o = 0;
   for (const c of chunks) {
@@ -157,9 +164,24 @@ export function recorderFingerprint(rec: Recorder): string {
   const r = rec.ring;
   let h = checksumWords(r.u32, 0, r.u32.length, CHECKSUM_SEED);
   const t = rec.entities;
-  for (const a of [t.ids, t.spawnFrames, t.lastSeen, t.kindOf]) h = checksumWords(new Uint32Array(a.buffer), 0, a.length, h);
-  return [h, r.frameCount, r.oldestFrame, r.newestFrame, r.bytesUsed, t.highWater, t.liveCount, t.labels.join('|'), t.kinds.join('|'),
-    rec.channels.list().map((c) => `${c.name}:${c.color}:${c.budget}`).join(','), rec.eventKinds.join(',')].join(';');
+  for (const a of [t.ids, t.spawnFrames, t.lastSeen, t.kindOf])
+    h = checksumWords(new Uint32Array(a.buffer), 0, a.length, h);
+  return [
+    h,
+    r.frameCount,
+    r.oldestFrame,
+    r.newestFrame,
+    r.bytesUsed,
+    t.highWater,
+    t.liveCount,
+    t.labels.join('|'),
+    t.kinds.join('|'),
+    rec.channels
+      .list()
+      .map((c) => `${c.name}:${c.color}:${c.budget}`)
+      .join(','),
+    rec.eventKinds.join(','),
+  ].join(';');
 }
 
 /**
@@ -186,10 +208,14 @@ export function expectSameFrames(a: FrameReader, b: FrameReader): void {
   if (a.frameCount === 0) return;
   expect(b.oldestFrame).toBe(a.oldestFrame);
   expect(b.newestFrame).toBe(a.newestFrame);
-  const ha = new FrameHeader(), hb = new FrameHeader();
-  const ea = new EntityBuffer(), eb = new EntityBuffer();
-  const pa = new PrimitiveBuffer(), pb = new PrimitiveBuffer();
-  const va = new EventBuffer(), vb = new EventBuffer();
+  const ha = new FrameHeader(),
+    hb = new FrameHeader();
+  const ea = new EntityBuffer(),
+    eb = new EntityBuffer();
+  const pa = new PrimitiveBuffer(),
+    pb = new PrimitiveBuffer();
+  const va = new EventBuffer(),
+    vb = new EventBuffer();
   for (let f = a.oldestFrame; f <= a.newestFrame; f++) {
     // The stored words themselves are identical (handles naming the same lives)...
     expect(frameWordsByLife(b, f)).toEqual(frameWordsByLife(a, f));
@@ -205,8 +231,12 @@ export function expectSameFrames(a: FrameReader, b: FrameReader): void {
     expect(Array.from(eb.rotations.subarray(0, n * 4))).toEqual(Array.from(ea.rotations.subarray(0, n * 4)));
     expect(Array.from(eb.boneStart.subarray(0, n))).toEqual(Array.from(ea.boneStart.subarray(0, n)));
     expect(eb.boneTotal).toBe(ea.boneTotal);
-    expect(Array.from(eb.boneRotations.subarray(0, ea.boneTotal * 4))).toEqual(Array.from(ea.boneRotations.subarray(0, ea.boneTotal * 4)));
-    expect(Array.from(eb.boneOffsets.subarray(0, ea.boneTotal * 3))).toEqual(Array.from(ea.boneOffsets.subarray(0, ea.boneTotal * 3)));
+    expect(Array.from(eb.boneRotations.subarray(0, ea.boneTotal * 4))).toEqual(
+      Array.from(ea.boneRotations.subarray(0, ea.boneTotal * 4)),
+    );
+    expect(Array.from(eb.boneOffsets.subarray(0, ea.boneTotal * 3))).toEqual(
+      Array.from(ea.boneOffsets.subarray(0, ea.boneTotal * 3)),
+    );
     // Entity metadata of every entity in the frame.
     for (let i = 0; i < n; i++) {
       const h = ea.handles[i];
@@ -215,13 +245,19 @@ export function expectSameFrames(a: FrameReader, b: FrameReader): void {
       expect(b.entities.spawnFrames[hb]).toBe(a.entities.spawnFrames[h]);
       expect(b.entities.labels[hb]).toBe(a.entities.labels[h]);
       expect(b.entities.isEnded(hb)).toBe(a.entities.isEnded(h));
-      const ka = a.entities.kindOf[h], kb = b.entities.kindOf[hb];
+      const ka = a.entities.kindOf[h],
+        kb = b.entities.kindOf[hb];
       expect(kb < 0 ? undefined : b.entities.kinds[kb]).toBe(ka < 0 ? undefined : a.entities.kinds[ka]);
     }
     expect(a.readPrimitives(f, 0xffffffff, pa) && b.readPrimitives(f, 0xffffffff, pb)).toBe(true);
     expect(pb.count).toBe(pa.count);
     for (let i = 0; i < pa.count; i++) {
-      expect([pb.types[i], pb.channels[i], pb.colors[i], pb.text(i)]).toEqual([pa.types[i], pa.channels[i], pa.colors[i], pa.text(i)]);
+      expect([pb.types[i], pb.channels[i], pb.colors[i], pb.text(i)]).toEqual([
+        pa.types[i],
+        pa.channels[i],
+        pa.colors[i],
+        pa.text(i),
+      ]);
       expect(Array.from(pb.data.subarray(i * 7, i * 7 + 7))).toEqual(Array.from(pa.data.subarray(i * 7, i * 7 + 7)));
     }
     expect(a.readEvents(f, va) && b.readEvents(f, vb)).toBe(true);

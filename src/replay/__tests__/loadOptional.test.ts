@@ -5,7 +5,16 @@ import type { LoadReplayOptions } from '../loadReplay';
 import { ReplayError } from '../ReplayError';
 import type { ReplayErrorCode, ReplayWarning } from '../ReplayError';
 import { saveReplay } from '../saveReplay';
-import { expectSameFrames, fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, splitFile, sub } from './helpers';
+import {
+  expectSameFrames,
+  fixChecksum,
+  frameWords,
+  joinFile,
+  makeRecording,
+  putFrameWords,
+  splitFile,
+  sub,
+} from './helpers';
 import type { FileParts } from './helpers';
 
 /**
@@ -15,7 +24,13 @@ import type { FileParts } from './helpers';
  */
 
 const rec = makeRecording({ frames: 40, entities: 10, seed: 4 });
-const file = saveReplay(rec, { buildId: 'b1', note: 'note', savedAt: 'when', fields: { level: 'l1' }, bookmarks: [{ frame: 35, label: 'here' }] });
+const file = saveReplay(rec, {
+  buildId: 'b1',
+  note: 'note',
+  savedAt: 'when',
+  fields: { level: 'l1' },
+  bookmarks: [{ frame: 35, label: 'here' }],
+});
 
 function edit(fn: (p: FileParts) => void, source = file): Uint8Array {
   const parts = splitFile(source);
@@ -23,7 +38,12 @@ function edit(fn: (p: FileParts) => void, source = file): Uint8Array {
   return joinFile(parts.version, parts.header, parts.frames);
 }
 
-function rejects(bytes: Uint8Array, code: ReplayErrorCode, path?: RegExp, options: Partial<LoadReplayOptions> = {}): ReplayError {
+function rejects(
+  bytes: Uint8Array,
+  code: ReplayErrorCode,
+  path?: RegExp,
+  options: Partial<LoadReplayOptions> = {},
+): ReplayError {
   let caught: unknown = null;
   try {
     loadReplay(bytes, options);
@@ -66,21 +86,29 @@ describe('loadReplay: optional fields, the checksum switch, what comes back', ()
     expect({ ...replay.info.fields }).toEqual({ level: 'l1' });
     expect(replay.info.note).toBe('note');
     expect(replay.bookmarks).toEqual([{ frame: 35, label: 'here' }]);
-    expect(replay.entities.skeletons.map((s) => (s ? Array.from(s) : s))).toEqual(rec.entities.skeletons.map((s) => (s ? Array.from(s) : s)));
+    expect(replay.entities.skeletons.map((s) => (s ? Array.from(s) : s))).toEqual(
+      rec.entities.skeletons.map((s) => (s ? Array.from(s) : s)),
+    );
     expect(replay.entities.skeletons.some((s) => s !== undefined)).toBe(true);
-    expect(replay.staticLayers.list().map((l) => [l.name, l.primCount, Array.from(l.words)])).toEqual(rec.staticLayers.list().map((l) => [l.name, l.primCount, Array.from(l.words)]));
+    expect(replay.staticLayers.list().map((l) => [l.name, l.primCount, Array.from(l.words)])).toEqual(
+      rec.staticLayers.list().map((l) => [l.name, l.primCount, Array.from(l.words)]),
+    );
     expect(replay.staticLayers.list().length).toBeGreaterThan(0);
     expect(replay.fileBytes).toBe(file.length);
     let words = 0;
     for (const b of splitFile(file).frames) words += b.length / 4;
     expect(replay.frameBytes).toBe(words * 4);
     // The checksum is checked when present.
-    const wrong = edit((p) => sub(p.header, 'frames').set('checksum', ((sub(p.header, 'frames').get('checksum') as number) ^ 1) >>> 0));
+    const wrong = edit((p) =>
+      sub(p.header, 'frames').set('checksum', ((sub(p.header, 'frames').get('checksum') as number) ^ 1) >>> 0),
+    );
     rejects(wrong, 'CHECKSUM', /^frames$/);
   });
 
   it('verifyChecksum: false loads valid files, and files whose checksum is wrong', () => {
-    const wrong = edit((p) => sub(p.header, 'frames').set('checksum', ((sub(p.header, 'frames').get('checksum') as number) ^ 1) >>> 0));
+    const wrong = edit((p) =>
+      sub(p.header, 'frames').set('checksum', ((sub(p.header, 'frames').get('checksum') as number) ^ 1) >>> 0),
+    );
     expect(loadReplay(file, { verifyChecksum: false }).reader.frameCount).toBe(rec.reader.frameCount);
     expectSameFrames(rec.reader, loadReplay(wrong, { verifyChecksum: false }).reader);
     const packed = saveReplay(rec, { compression: 'xor-delta', savedAt: 'x' });
@@ -93,7 +121,9 @@ describe('loadReplay: optional fields, the checksum switch, what comes back', ()
       const out: string[] = [];
       for (let h = 0; h < t.highWater; h++) {
         if (t.used[h] === 0 || t.lastFrame(h) < rec.reader.oldestFrame) continue;
-        out.push(`${t.ids[h]}@${t.spawnFrames[h]}..${t.lastFrame(h)} ended=${t.isEnded(h)} kind=${t.kindOf[h]} label=${t.labels[h]}`);
+        out.push(
+          `${t.ids[h]}@${t.spawnFrames[h]}..${t.lastFrame(h)} ended=${t.isEnded(h)} kind=${t.kindOf[h]} label=${t.labels[h]}`,
+        );
       }
       return out.sort();
     };
@@ -107,7 +137,10 @@ describe('loadReplay: optional fields, the checksum switch, what comes back', ()
 
   it('warnings go to onWarning as they are found, and into the list', () => {
     const seen: ReplayWarning[] = [];
-    const replay = loadReplay(edit((p) => p.header.set('future', 1)), { expectedBuildId: 'other', onWarning: (w) => seen.push(w) });
+    const replay = loadReplay(
+      edit((p) => p.header.set('future', 1)),
+      { expectedBuildId: 'other', onWarning: (w) => seen.push(w) },
+    );
     expect(seen.map((w) => w.code).sort()).toEqual(['BUILD_MISMATCH', 'UNKNOWN_FIELD'].sort());
     expect(replay.warnings).toEqual(seen);
     expect(loadReplay(file, { expectedBuildId: 'b1' }).warnings).toEqual([]);

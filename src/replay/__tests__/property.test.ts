@@ -31,18 +31,23 @@ function difference(rec: Recorder, replay: LoadedReplay): string | null {
   const a: FrameReader = rec.reader;
   const b = replay.reader;
   if (a.frameCount !== b.frameCount) return `${b.frameCount} frames loaded, ${a.frameCount} recorded`;
-  if (a.frameCount > 0 && (a.oldestFrame !== b.oldestFrame || a.newestFrame !== b.newestFrame)) return 'frame range differs';
+  if (a.frameCount > 0 && (a.oldestFrame !== b.oldestFrame || a.newestFrame !== b.newestFrame))
+    return 'frame range differs';
   for (let f = a.oldestFrame; a.frameCount > 0 && f <= a.newestFrame; f++) {
     const wa = frameWordsByLife(a, f);
     const wb = frameWordsByLife(b, f);
     if (wa.length !== wb.length) return `frame ${f}: ${wb.length} words loaded, ${wa.length} recorded`;
-    for (let i = 0; i < wa.length; i++) if (wa[i] !== wb[i]) return `frame ${f} word ${i}: loaded ${wb[i]}, recorded ${wa[i]}`;
+    for (let i = 0; i < wa.length; i++)
+      if (wa[i] !== wb[i]) return `frame ${f} word ${i}: loaded ${wb[i]}, recorded ${wa[i]}`;
     a.readEntities(f, ea, false);
     b.readEntities(f, eb, false);
     for (let i = 0; i < ea.count; i++) {
-      const ha = ea.handles[i], hb = eb.handles[i];
-      const ka = rec.entities.kindOf[ha], kb = replay.entities.kindOf[hb];
-      const kindA = ka < 0 ? null : rec.entities.kinds[ka], kindB = kb < 0 ? null : replay.entities.kinds[kb];
+      const ha = ea.handles[i],
+        hb = eb.handles[i];
+      const ka = rec.entities.kindOf[ha],
+        kb = replay.entities.kindOf[hb];
+      const kindA = ka < 0 ? null : rec.entities.kinds[ka],
+        kindB = kb < 0 ? null : replay.entities.kinds[kb];
       if (kindA !== kindB) return `frame ${f} entity ${i}: kind ${kindB} loaded, ${kindA} recorded`;
       if (rec.entities.labels[ha] !== replay.entities.labels[hb]) return `frame ${f} entity ${i}: label differs`;
       if (rec.entities.isEnded(ha) !== replay.entities.isEnded(hb)) return `frame ${f} entity ${i}: ended differs`;
@@ -50,11 +55,13 @@ function difference(rec: Recorder, replay: LoadedReplay): string | null {
   }
   const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
   if (!same(rec.entities.kinds, replay.entities.kinds)) return 'kinds differ';
-  const skeletons = (s: Array<Int16Array | undefined>) => rec.entities.kinds.map((_, k) => (s[k] === undefined ? null : Array.from(s[k])));
+  const skeletons = (s: Array<Int16Array | undefined>) =>
+    rec.entities.kinds.map((_, k) => (s[k] === undefined ? null : Array.from(s[k])));
   if (!same(skeletons(rec.entities.skeletons), skeletons(replay.entities.skeletons))) return 'skeletons differ';
   if (!same(rec.eventKinds, replay.eventKinds)) return 'event kinds differ';
   if (!same(rec.channels.list(), replay.channels.list())) return 'channels differ';
-  const layers = (l: ReturnType<Recorder['staticLayers']['list']>) => l.map((x) => [x.name, x.primCount, Array.from(x.words)]);
+  const layers = (l: ReturnType<Recorder['staticLayers']['list']>) =>
+    l.map((x) => [x.name, x.primCount, Array.from(x.words)]);
   if (!same(layers(rec.staticLayers.list()), layers(replay.staticLayers.list()))) return 'static layers differ';
   return null;
 }
@@ -74,15 +81,24 @@ function check(options: Parameters<typeof makeRecorder>[0], commands: Command[],
 }
 
 describe('whatever the recorder accepts, the saved file loads, frame for frame', () => {
-  it(`${RUNS} random call sequences with adversarial values: no per-frame call throws, save and load succeed, every frame equal`, () => {
-    let recorded = 0;
-    fc.assert(
-      fc.property(recorderOptions, commands, fc.constantFrom<ReplayCompression>('none', 'xor-delta'), (options, commands, compression) => {
-        check(options, commands, compression);
-        recorded++;
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    expect(recorded).toBeGreaterThanOrEqual(RUNS);
-  }, Math.max(120_000, RUNS * 20));
+  it(
+    `${RUNS} random call sequences with adversarial values: no per-frame call throws, save and load succeed, every frame equal`,
+    () => {
+      let recorded = 0;
+      fc.assert(
+        fc.property(
+          recorderOptions,
+          commands,
+          fc.constantFrom<ReplayCompression>('none', 'xor-delta'),
+          (options, commands, compression) => {
+            check(options, commands, compression);
+            recorded++;
+          },
+        ),
+        { numRuns: RUNS, seed: SEED },
+      );
+      expect(recorded).toBeGreaterThanOrEqual(RUNS);
+    },
+    Math.max(120_000, RUNS * 20),
+  );
 });

@@ -48,7 +48,13 @@ describe('finite values beyond float32 range are repaired like NaN, and the file
   });
 
   it('the camera: position 0, zoom 1 (a zoom below float32 range too), counted', () => {
-    for (const [v, zoom] of [[1e39, 1], [-1e300, 2], [0, 1e-46], [0, 1e39], [0, -1]]) {
+    for (const [v, zoom] of [
+      [1e39, 1],
+      [-1e300, 2],
+      [0, 1e-46],
+      [0, 1e39],
+      [0, -1],
+    ]) {
       const r = recorder();
       r.beginFrame(0, 0.1);
       r.camera(v, 2, v, 0, 0, 0, 1, zoom);
@@ -157,8 +163,16 @@ describe('entries dropped at endFrame leave no empty bone record', () => {
 
   it('a bad id through entityColumns with an Int32Array, its bones following', () => {
     const r = recorder({ maxEntityId: 100 });
-    const cols = { ids: Int32Array.of(5, 500), x: new Float32Array(2), y: new Float32Array(2), z: new Float32Array(2),
-      qx: new Float32Array(2), qy: new Float32Array(2), qz: new Float32Array(2), qw: Float32Array.of(1, 1) };
+    const cols = {
+      ids: Int32Array.of(5, 500),
+      x: new Float32Array(2),
+      y: new Float32Array(2),
+      z: new Float32Array(2),
+      qx: new Float32Array(2),
+      qy: new Float32Array(2),
+      qz: new Float32Array(2),
+      qw: Float32Array.of(1, 1),
+    };
     r.beginFrame(0, 0.1);
     r.entity(3, 0, 0, 0, 0, 0, 0, 1);
     r.bones(3, 1, [0, 0, 0, 1], [7, 8, 9]);
@@ -200,8 +214,16 @@ describe('configuration calls throw a RangeError and change nothing', () => {
   });
 
   it('options out of range are refused at construction', () => {
-    for (const o of [{ maxFrames: 2 ** 21 }, { maxFrames: 1.5 }, { arenaBytes: Infinity }, { primitiveBudget: Infinity },
-      { primitiveBudget: 2 ** 31 }, { maxEventsPerFrame: -1 }, { paragraphRadius: NaN }, { maxBoneWordsPerFrame: 0.5 }]) {
+    for (const o of [
+      { maxFrames: 2 ** 21 },
+      { maxFrames: 1.5 },
+      { arenaBytes: Infinity },
+      { primitiveBudget: Infinity },
+      { primitiveBudget: 2 ** 31 },
+      { maxEventsPerFrame: -1 },
+      { paragraphRadius: NaN },
+      { maxBoneWordsPerFrame: 0.5 },
+    ]) {
       expect(() => new Recorder(o)).toThrow(RangeError);
     }
   });
@@ -314,8 +336,17 @@ describe('per-frame values the recorder stored wrongly', () => {
     r.beginFrame(0, 0.1);
     given.forEach((f, i) => r.entity(i, 0, 0, 0, 0, 0, 0, 1, f));
     r.entityBatch(1, [20], [0, 0, 0], [0, 0, 0, 1], [-1]);
-    r.entityColumns(1, { ids: Int32Array.of(21), x: new Float32Array(1), y: new Float32Array(1), z: new Float32Array(1),
-      qx: new Float32Array(1), qy: new Float32Array(1), qz: new Float32Array(1), qw: Float32Array.of(1), flags: Uint8Array.of(0xff) });
+    r.entityColumns(1, {
+      ids: Int32Array.of(21),
+      x: new Float32Array(1),
+      y: new Float32Array(1),
+      z: new Float32Array(1),
+      qx: new Float32Array(1),
+      qy: new Float32Array(1),
+      qz: new Float32Array(1),
+      qw: Float32Array.of(1),
+      flags: Uint8Array.of(0xff),
+    });
     r.endFrame();
     const e = new EntityBuffer();
     r.reader.readEntities(0, e);

@@ -11,28 +11,90 @@ import type { RecorderOptions } from '../../core/record/RecorderOptions';
 
 /** Values that broke the recorder or the loader once, or sit on a rule's edge. */
 const EDGE_NUMBERS = [
-  NaN, Infinity, -Infinity, 1e39, -1e39, 1e300, -1e300, 1e-45, -1e-45, 1e-46, -0, 0, 2 ** 31, 2 ** 32, 2 ** 31 - 1, -1, 1,
-  0.5, 1.5, 1e-10, 1e-12, 1e10, 1e12, 3.4028234663852886e38, 3.4028235677973366e38, -3.4028235677973366e38,
+  NaN,
+  Infinity,
+  -Infinity,
+  1e39,
+  -1e39,
+  1e300,
+  -1e300,
+  1e-45,
+  -1e-45,
+  1e-46,
+  -0,
+  0,
+  2 ** 31,
+  2 ** 32,
+  2 ** 31 - 1,
+  -1,
+  1,
+  0.5,
+  1.5,
+  1e-10,
+  1e-12,
+  1e10,
+  1e12,
+  3.4028234663852886e38,
+  3.4028235677973366e38,
+  -3.4028235677973366e38,
 ];
 /** A long string (over the 65,536-unit limit), and one whose cut would split a surrogate pair. */
 const HUGE = 'x'.repeat(70_000);
 const HUGE_PAIR = `${'y'.repeat(65_535)}😀tail`;
-const EDGE_STRINGS = ['', 'guard', 'é', '😀', '\uD800', 'a\uDC00b', '\uDBFF\uDFFF', 'line\nbreak', HUGE, HUGE_PAIR, 'ai', 'network'];
+const EDGE_STRINGS = [
+  '',
+  'guard',
+  'é',
+  '😀',
+  '\uD800',
+  'a\uDC00b',
+  '\uDBFF\uDFFF',
+  'line\nbreak',
+  HUGE,
+  HUGE_PAIR,
+  'ai',
+  'network',
+];
 
 const edge = fc.constantFrom(...EDGE_NUMBERS);
 /** Any number: edge values, any double, small integers. */
-export const anyNumber = fc.oneof({ weight: 3, arbitrary: edge }, { weight: 2, arbitrary: fc.double() }, { weight: 2, arbitrary: fc.integer({ min: -5, max: 100 }) });
+export const anyNumber = fc.oneof(
+  { weight: 3, arbitrary: edge },
+  { weight: 2, arbitrary: fc.double() },
+  { weight: 2, arbitrary: fc.integer({ min: -5, max: 100 }) },
+);
 /** Mostly plain coordinates, sometimes anything. */
-const coord = fc.oneof({ weight: 4, arbitrary: fc.double({ min: -1000, max: 1000, noNaN: true }) }, { weight: 1, arbitrary: anyNumber });
+const coord = fc.oneof(
+  { weight: 4, arbitrary: fc.double({ min: -1000, max: 1000, noNaN: true }) },
+  { weight: 1, arbitrary: anyNumber },
+);
 /** Mostly unit-ish quaternion components, sometimes anything. */
-const qc = fc.oneof({ weight: 4, arbitrary: fc.double({ min: -1, max: 1, noNaN: true }) }, { weight: 1, arbitrary: anyNumber });
-const id = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 12 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, NaN, 63, 64, 2 ** 31, 2 ** 32, Infinity) });
-const flags = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 127 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 128, 129, 255, 256, 1.5, NaN, 2 ** 31) });
-const text = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...EDGE_STRINGS) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', '\uD800', '\uDC00', '😀'), maxLength: 4 }) });
-const channel = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, 31, 32, NaN) });
+const qc = fc.oneof(
+  { weight: 4, arbitrary: fc.double({ min: -1, max: 1, noNaN: true }) },
+  { weight: 1, arbitrary: anyNumber },
+);
+const id = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 0, max: 12 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, NaN, 63, 64, 2 ** 31, 2 ** 32, Infinity) },
+);
+const flags = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0, max: 127 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 128, 129, 255, 256, 1.5, NaN, 2 ** 31) },
+);
+const text = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(...EDGE_STRINGS) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', '\uD800', '\uDC00', '😀'), maxLength: 4 }) },
+);
+const channel = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 0, max: 4 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, 31, 32, NaN) },
+);
 const color = fc.oneof(fc.integer({ min: 0, max: 0xffffff }), fc.constantFrom(-1, 2 ** 24, 1.5, NaN));
-const count = fc.oneof({ weight: 5, arbitrary: fc.integer({ min: -1, max: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(NaN, 1.5, 4095, 4096, 2 ** 31) });
+const count = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: -1, max: 6 }) },
+  { weight: 1, arbitrary: fc.constantFrom(NaN, 1.5, 4095, 4096, 2 ** 31) },
+);
 const floats = (max: number) => fc.array(coord, { maxLength: max });
 
 export type DrawCommand =
@@ -54,24 +116,43 @@ const drawCommand: fc.Arbitrary<DrawCommand> = fc.oneof(
 
 /** Entity columns as plain arrays (converted to typed arrays by `applyCommand` when asked). */
 interface Columns {
-  ids: number[]; x: number[]; y: number[]; z: number[]; qx: number[]; qy: number[]; qz: number[]; qw: number[]; flags: number[] | null;
+  ids: number[];
+  x: number[];
+  y: number[];
+  z: number[];
+  qx: number[];
+  qy: number[];
+  qz: number[];
+  qw: number[];
+  flags: number[] | null;
 }
-const columns: fc.Arbitrary<Columns> = fc.integer({ min: 0, max: 6 }).chain((n) => fc.record({
-  ids: fc.array(id, { minLength: n, maxLength: n }),
-  x: fc.array(coord, { minLength: n, maxLength: n }),
-  y: fc.array(coord, { minLength: n, maxLength: n }),
-  z: fc.array(coord, { minLength: n, maxLength: n }),
-  qx: fc.array(qc, { minLength: n, maxLength: n }),
-  qy: fc.array(qc, { minLength: n, maxLength: n }),
-  qz: fc.array(qc, { minLength: n, maxLength: n }),
-  qw: fc.array(qc, { minLength: n, maxLength: n }),
-  flags: fc.option(fc.array(flags, { minLength: n, maxLength: n }), { nil: null }),
-}));
+const columns: fc.Arbitrary<Columns> = fc.integer({ min: 0, max: 6 }).chain((n) =>
+  fc.record({
+    ids: fc.array(id, { minLength: n, maxLength: n }),
+    x: fc.array(coord, { minLength: n, maxLength: n }),
+    y: fc.array(coord, { minLength: n, maxLength: n }),
+    z: fc.array(coord, { minLength: n, maxLength: n }),
+    qx: fc.array(qc, { minLength: n, maxLength: n }),
+    qy: fc.array(qc, { minLength: n, maxLength: n }),
+    qz: fc.array(qc, { minLength: n, maxLength: n }),
+    qw: fc.array(qc, { minLength: n, maxLength: n }),
+    flags: fc.option(fc.array(flags, { minLength: n, maxLength: n }), { nil: null }),
+  }),
+);
 
 /** Parent arrays: random ones (cycles, self-parents, out of range) and the issue's examples. */
 const parents = fc.oneof(
   fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 6 }),
-  fc.constantFrom([-1, 0, 1], [0], [1, 0], [-1, 40000], new Array<number>(4096).fill(-1), new Array<number>(4095).fill(-1), [-1, 0.5], [-1, NaN]),
+  fc.constantFrom(
+    [-1, 0, 1],
+    [0],
+    [1, 0],
+    [-1, 40000],
+    new Array<number>(4096).fill(-1),
+    new Array<number>(4095).fill(-1),
+    [-1, 0.5],
+    [-1, NaN],
+  ),
 );
 
 export type Command =
@@ -95,22 +176,79 @@ export type Command =
 
 /** One recording call of any kind, weighted towards what games call most. */
 export const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constant('beginFrame' as const), fc.oneof(fc.double({ min: 0, max: 100, noNaN: true }), anyNumber), anyNumber) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(
+      fc.constant('beginFrame' as const),
+      fc.oneof(fc.double({ min: 0, max: 100, noNaN: true }), anyNumber),
+      anyNumber,
+    ),
+  },
   { weight: 6, arbitrary: fc.constant(['endFrame'] as ['endFrame']) },
   { weight: 10, arbitrary: fc.tuple(fc.constant('entity' as const), id, coord, coord, coord, qc, qc, qc, qc, flags) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('entityBatch' as const), count, columns) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('entityColumns' as const), count, columns, fc.boolean()) },
-  { weight: 3, arbitrary: fc.tuple(fc.constant('bones' as const), fc.option(id, { nil: null }), count, floats(20), floats(15)) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constant('bones' as const), fc.option(id, { nil: null }), count, floats(20), floats(15)),
+  },
   { weight: 2, arbitrary: fc.tuple(fc.constant('describe' as const), id, text, fc.option(text, { nil: undefined })) },
   { weight: 1, arbitrary: fc.tuple(fc.constant('describeSkeleton' as const), text, parents) },
   { weight: 1, arbitrary: fc.tuple(fc.constant('despawn' as const), id) },
   { weight: 6, arbitrary: fc.tuple(fc.constant('draw' as const), drawCommand) },
-  { weight: 2, arbitrary: fc.tuple(fc.constant('camera' as const), coord, coord, coord, qc, qc, qc, qc, fc.oneof(fc.double({ min: 0.1, max: 4, noNaN: true }), anyNumber)) },
-  { weight: 2, arbitrary: fc.tuple(fc.constant('event' as const), fc.oneof(fc.integer({ min: -1, max: 3 }), text, fc.constantFrom(1.5, NaN)), fc.oneof(id, fc.constant(-1)), coord, coord, coord, anyNumber) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant('staticLayer' as const), text, fc.array(drawCommand, { maxLength: 4 })) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant('register' as const), text, fc.option(color, { nil: undefined }),
-    fc.option(fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(2 ** 20, 2 ** 20 + 1, Infinity, 2 ** 31, 2 ** 32 - 1, 1e10, -1, 1.5, NaN)), { nil: undefined })) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant('setBudget' as const), fc.integer({ min: -1, max: 5 }), fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(Infinity, 2 ** 31, 1e10, -1, 1.5, NaN))) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constant('camera' as const),
+      coord,
+      coord,
+      coord,
+      qc,
+      qc,
+      qc,
+      qc,
+      fc.oneof(fc.double({ min: 0.1, max: 4, noNaN: true }), anyNumber),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constant('event' as const),
+      fc.oneof(fc.integer({ min: -1, max: 3 }), text, fc.constantFrom(1.5, NaN)),
+      fc.oneof(id, fc.constant(-1)),
+      coord,
+      coord,
+      coord,
+      anyNumber,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constant('staticLayer' as const), text, fc.array(drawCommand, { maxLength: 4 })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('register' as const),
+      text,
+      fc.option(color, { nil: undefined }),
+      fc.option(
+        fc.oneof(
+          fc.integer({ min: 0, max: 4 }),
+          fc.constantFrom(2 ** 20, 2 ** 20 + 1, Infinity, 2 ** 31, 2 ** 32 - 1, 1e10, -1, 1.5, NaN),
+        ),
+        { nil: undefined },
+      ),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('setBudget' as const),
+      fc.integer({ min: -1, max: 5 }),
+      fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constantFrom(Infinity, 2 ** 31, 1e10, -1, 1.5, NaN)),
+    ),
+  },
   { weight: 1, arbitrary: fc.tuple(fc.constant('bonesEnabled' as const), fc.boolean()) },
   { weight: 1, arbitrary: fc.constant(['clear'] as ['clear']) },
 );
@@ -119,24 +257,50 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
  * A call sequence: mostly frames (`beginFrame`, calls, `endFrame`, sometimes left open), with any
  * call anywhere, so calls also land outside frames and frames open inside frames.
  */
-export const commands: fc.Arbitrary<Command[]> = fc.array(
-  fc.tuple(
-    fc.tuple(fc.constant('beginFrame' as const), fc.oneof({ weight: 4, arbitrary: fc.double({ min: 0, max: 100, noNaN: true }) }, { weight: 1, arbitrary: anyNumber }), anyNumber),
-    fc.array(command, { maxLength: 8 }),
-    fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-  ),
-  { maxLength: 6 },
-).map((frames) => frames.flatMap(([begin, calls, end]): Command[] => (end ? [begin, ...calls, ['endFrame']] : [begin, ...calls])));
+export const commands: fc.Arbitrary<Command[]> = fc
+  .array(
+    fc.tuple(
+      fc.tuple(
+        fc.constant('beginFrame' as const),
+        fc.oneof(
+          { weight: 4, arbitrary: fc.double({ min: 0, max: 100, noNaN: true }) },
+          { weight: 1, arbitrary: anyNumber },
+        ),
+        anyNumber,
+      ),
+      fc.array(command, { maxLength: 8 }),
+      fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    ),
+    { maxLength: 6 },
+  )
+  .map((frames) =>
+    frames.flatMap(([begin, calls, end]): Command[] => (end ? [begin, ...calls, ['endFrame']] : [begin, ...calls])),
+  );
 
 /** Recorder options: small (so rings wrap, frames truncate and budgets overflow), sometimes invalid. */
 export const recorderOptions: fc.Arbitrary<Partial<RecorderOptions>> = fc.record({
-  maxFrames: fc.oneof({ weight: 40, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1.5, NaN, 2 ** 21) }),
-  arenaBytes: fc.oneof({ weight: 40, arbitrary: fc.integer({ min: 1024, max: 6000 }) }, { weight: 1, arbitrary: fc.constantFrom(100, Infinity, 2 ** 31) }),
+  maxFrames: fc.oneof(
+    { weight: 40, arbitrary: fc.integer({ min: 1, max: 6 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 1.5, NaN, 2 ** 21) },
+  ),
+  arenaBytes: fc.oneof(
+    { weight: 40, arbitrary: fc.integer({ min: 1024, max: 6000 }) },
+    { weight: 1, arbitrary: fc.constantFrom(100, Infinity, 2 ** 31) },
+  ),
   maxEntitiesPerFrame: fc.integer({ min: 1, max: 8 }),
-  maxEntityId: fc.oneof({ weight: 20, arbitrary: fc.constantFrom(16, 64) }, { weight: 1, arbitrary: fc.constant(2 ** 30) }),
-  primitiveBudget: fc.oneof({ weight: 40, arbitrary: fc.integer({ min: 0, max: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(Infinity, 2 ** 31, -1) }),
+  maxEntityId: fc.oneof(
+    { weight: 20, arbitrary: fc.constantFrom(16, 64) },
+    { weight: 1, arbitrary: fc.constant(2 ** 30) },
+  ),
+  primitiveBudget: fc.oneof(
+    { weight: 40, arbitrary: fc.integer({ min: 0, max: 4 }) },
+    { weight: 1, arbitrary: fc.constantFrom(Infinity, 2 ** 31, -1) },
+  ),
   textBudgetBytes: fc.integer({ min: 0, max: 64 }),
-  paragraphRadius: fc.oneof({ weight: 40, arbitrary: fc.constantFrom(0, 24) }, { weight: 1, arbitrary: fc.constantFrom(NaN, -1) }),
+  paragraphRadius: fc.oneof(
+    { weight: 40, arbitrary: fc.constantFrom(0, 24) },
+    { weight: 1, arbitrary: fc.constantFrom(NaN, -1) },
+  ),
   maxParagraphs: fc.integer({ min: 1, max: 4 }),
   maxBoneWordsPerFrame: fc.integer({ min: 0, max: 64 }),
   maxEventsPerFrame: fc.integer({ min: 0, max: 3 }),
@@ -147,19 +311,28 @@ export const recorderOptions: fc.Arbitrary<Partial<RecorderOptions>> = fc.record
 
 function draw(d: DebugDraw, c: DrawCommand): void {
   switch (c[0]) {
-    case 'point': return d.point(c[1], c[2], c[3], c[4], c[5], c[6]);
-    case 'line': return d.line(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
-    case 'arrow': return d.arrow(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
-    case 'sphere': return d.sphere(c[1], c[2], c[3], c[4], c[5], c[6]);
-    case 'aabb': return d.aabb(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
-    case 'text': return d.text(c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 'point':
+      return d.point(c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 'line':
+      return d.line(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
+    case 'arrow':
+      return d.arrow(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+    case 'sphere':
+      return d.sphere(c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 'aabb':
+      return d.aabb(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
+    case 'text':
+      return d.text(c[1], c[2], c[3], c[4], c[5], c[6]);
   }
 }
 
 /** The recorder's configuration, to prove a refused configuration call changed nothing. */
 export function configuration(r: Recorder): string {
   const skeletons = r.entities.skeletons.map((s) => (s === undefined ? '-' : Array.from(s).join(','))).join(';');
-  const layers = r.staticLayers.list().map((l) => `${l.name}:${l.primCount}:${l.words.join(',')}`).join(';');
+  const layers = r.staticLayers
+    .list()
+    .map((l) => `${l.name}:${l.primCount}:${l.words.join(',')}`)
+    .join(';');
   return JSON.stringify([r.channels.list(), r.entities.kinds, skeletons, r.eventKinds, layers]);
 }
 
@@ -186,16 +359,24 @@ export function applyCommand(r: Recorder, c: Command): string | null {
 function typed(c: Columns, useTyped: boolean) {
   if (!useTyped) return { ...c, flags: c.flags ?? undefined };
   return {
-    ids: Int32Array.from(c.ids), x: Float32Array.from(c.x), y: Float32Array.from(c.y), z: Float32Array.from(c.z),
-    qx: Float32Array.from(c.qx), qy: Float32Array.from(c.qy), qz: Float32Array.from(c.qz), qw: Float32Array.from(c.qw),
+    ids: Int32Array.from(c.ids),
+    x: Float32Array.from(c.x),
+    y: Float32Array.from(c.y),
+    z: Float32Array.from(c.z),
+    qx: Float32Array.from(c.qx),
+    qy: Float32Array.from(c.qy),
+    qz: Float32Array.from(c.qz),
+    qw: Float32Array.from(c.qw),
     flags: c.flags === null ? undefined : Uint8Array.from(c.flags),
   };
 }
 
 function run(r: Recorder, c: Command): void {
   switch (c[0]) {
-    case 'beginFrame': return r.beginFrame(c[1], c[2]);
-    case 'endFrame': return r.endFrame();
+    case 'beginFrame':
+      return r.beginFrame(c[1], c[2]);
+    case 'endFrame':
+      return r.endFrame();
     case 'entity':
       lastId = c[1];
       return r.entity(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
@@ -209,13 +390,20 @@ function run(r: Recorder, c: Command): void {
     case 'entityColumns':
       if (c[2].ids.length > 0) lastId = c[2].ids[c[2].ids.length - 1];
       return r.entityColumns(c[1], typed(c[2], c[3]));
-    case 'bones': return r.bones(c[1] ?? lastId, c[2], c[3], c[4]);
-    case 'describe': return r.describe(c[1], c[2], c[3]);
-    case 'describeSkeleton': return r.describeSkeleton(c[1], c[2]);
-    case 'despawn': return r.despawn(c[1]);
-    case 'draw': return draw(r.draw, c[1]);
-    case 'camera': return r.camera(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
-    case 'event': return r.event(c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 'bones':
+      return r.bones(c[1] ?? lastId, c[2], c[3], c[4]);
+    case 'describe':
+      return r.describe(c[1], c[2], c[3]);
+    case 'describeSkeleton':
+      return r.describeSkeleton(c[1], c[2]);
+    case 'despawn':
+      return r.despawn(c[1]);
+    case 'draw':
+      return draw(r.draw, c[1]);
+    case 'camera':
+      return r.camera(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
+    case 'event':
+      return r.event(c[1], c[2], c[3], c[4], c[5], c[6]);
     case 'staticLayer': {
       r.staticLayers.set(c[1], (d) => {
         for (const p of c[2]) draw(d, p);
@@ -229,11 +417,13 @@ function run(r: Recorder, c: Command): void {
       r.channels.register(c[1], options);
       return;
     }
-    case 'setBudget': return r.channels.setBudget(c[1], c[2]);
+    case 'setBudget':
+      return r.channels.setBudget(c[1], c[2]);
     case 'bonesEnabled':
       r.bonesEnabled = c[1];
       return;
-    case 'clear': return r.clear();
+    case 'clear':
+      return r.clear();
   }
 }
 

@@ -10,7 +10,12 @@ const bookmarks = [
   { frame: 130, label: 'guard turns' },
   { frame: 150, label: 'stuck — in the wall' },
 ];
-const info = { buildId: 'game-1.4.2+abc', platform: 'test-platform', note: 'The guard walks through the wall', fields: { level: 'castle', seed: '42' } };
+const info = {
+  buildId: 'game-1.4.2+abc',
+  platform: 'test-platform',
+  note: 'The guard walks through the wall',
+  fields: { level: 'castle', seed: '42' },
+};
 
 describe('replay round trip', () => {
   for (const compression of ['none', 'xor-delta'] as const) {
@@ -40,8 +45,11 @@ describe('replay round trip', () => {
       expect(replay.channels.list()).toEqual(rec.channels.list());
       expect(replay.eventKinds).toEqual(rec.eventKinds);
       expect(replay.entities.kinds).toEqual(rec.entities.kinds);
-      expect(replay.entities.skeletons.map((s) => (s ? Array.from(s) : s))).toEqual(rec.entities.skeletons.map((s) => (s ? Array.from(s) : s)));
-      const layers = (l: ReturnType<typeof rec.staticLayers.list>): unknown => l.map((x) => ({ name: x.name, primCount: x.primCount, words: Array.from(x.words) }));
+      expect(replay.entities.skeletons.map((s) => (s ? Array.from(s) : s))).toEqual(
+        rec.entities.skeletons.map((s) => (s ? Array.from(s) : s)),
+      );
+      const layers = (l: ReturnType<typeof rec.staticLayers.list>): unknown =>
+        l.map((x) => ({ name: x.name, primCount: x.primCount, words: Array.from(x.words) }));
       expect(layers(replay.staticLayers.list())).toEqual(layers(rec.staticLayers.list()));
       // The id map points at each id's newest life, as in the recorder (ids come back as new lives).
       let reused = 0;

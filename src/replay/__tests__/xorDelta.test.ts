@@ -27,7 +27,15 @@ describe('xor-delta codec', () => {
       const cur = Uint32Array.from({ length: n }, (_, i) => {
         const p = i < prev.length ? prev[i] : 0;
         const k = r();
-        return (k < 0.4 ? p : k < 0.6 ? p ^ Math.floor(r() * 256) : k < 0.8 ? p ^ Math.floor(r() * 65536) : Math.floor(r() * 2 ** 32)) >>> 0;
+        return (
+          (k < 0.4
+            ? p
+            : k < 0.6
+              ? p ^ Math.floor(r() * 256)
+              : k < 0.8
+                ? p ^ Math.floor(r() * 65536)
+                : Math.floor(r() * 2 ** 32)) >>> 0
+        );
       });
       const bytes = encode(cur, prev);
       expect(bytes.length).toBeLessThanOrEqual(xorDeltaBound(n));

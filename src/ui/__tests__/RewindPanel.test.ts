@@ -18,7 +18,8 @@ afterEach(() => {
 function button(panel: RewindPanel, label: string): HTMLButtonElement {
   const all = [...panel.gui.domElement.querySelectorAll<HTMLButtonElement>('.lil-controller button')];
   const found = all.find((b) => (b.textContent ?? '').trim().startsWith(label) || b.title.startsWith(label));
-  if (found === undefined) throw new Error(`no button "${label}" in ${all.map((b) => b.title || b.textContent).join(' | ')}`);
+  if (found === undefined)
+    throw new Error(`no button "${label}" in ${all.map((b) => b.title || b.textContent).join(' | ')}`);
   return found;
 }
 
@@ -29,7 +30,10 @@ function input(panel: RewindPanel, label: string): HTMLInputElement | HTMLSelect
   return c.domElement.querySelector('input, select') as HTMLInputElement | HTMLSelectElement;
 }
 
-async function make(options: ConstructorParameters<typeof RewindPanel>[1] = {}, overlayOptions: Parameters<typeof setup>[1] = {}) {
+async function make(
+  options: ConstructorParameters<typeof RewindPanel>[1] = {},
+  overlayOptions: Parameters<typeof setup>[1] = {},
+) {
   const s = await setup(3, overlayOptions);
   const panel = new RewindPanel(s.overlay, { readoutIntervalMs: 0, ...options });
   current = { ...s, panel };
@@ -76,7 +80,12 @@ describe('RewindPanel', () => {
     expect(overlay.playback.time.speed).toBe(-0.25);
     // The overlay's own commands show in the panel.
     overlay.runCommand('faster');
-    expect(panel.gui.controllersRecursive().find((c) => c._name === 'speed')!.getValue()).toBe(overlay.playback.time.speed);
+    expect(
+      panel.gui
+        .controllersRecursive()
+        .find((c) => c._name === 'speed')!
+        .getValue(),
+    ).toBe(overlay.playback.time.speed);
     // Interpolation.
     const interp = input(panel, 'interpolate') as HTMLInputElement;
     interp.click();
@@ -91,7 +100,8 @@ describe('RewindPanel', () => {
     run(game, overlay, 3);
     panel.refresh();
     const names = panel.gui.controllersRecursive().map((c) => c._name);
-    for (const n of ['ai (1)', 'physics (2)', 'animation (3)', 'network (4)', 'bones (stick figures)']) expect(names).toContain(n);
+    for (const n of ['ai (1)', 'physics (2)', 'animation (3)', 'network (4)', 'bones (stick figures)'])
+      expect(names).toContain(n);
     (input(panel, 'physics') as HTMLInputElement).click();
     expect(overlay.channelMask & (1 << Channel.PHYSICS)).toBe(0);
     (input(panel, 'network') as HTMLInputElement).click();

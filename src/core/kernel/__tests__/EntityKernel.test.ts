@@ -43,12 +43,37 @@ function hardQuats(r: () => number): number[][] {
   // Exact ties for the largest component, signed zeros, denormals, non-finite, zero, huge, tiny.
   const den = 1e-40;
   out.push(
-    [0.5, 0.5, 0.5, 0.5], [-0.5, 0.5, -0.5, 0.5], [0.5, -0.5, 0.5, -0.5], [h, h, 0, 0], [0, 0, -h, h], [0, -h, 0, h],
-    [t, t, t, 0], [0, -t, t, t], [1, 0, 0, 0], [0, -1, 0, 0], [0, 0, 0, -1],
-    [-0, -0, -0, 1], [0, -0, 1, -0], [-0, 0, 0, -1], [den, 0, 0, 1], [-den, den, -den, 1], [den, den, den, den],
-    [1, den, -den, 0], [NaN, 0, 0, 1], [0, NaN, NaN, NaN], [Infinity, 0, 0, 1], [0, 0, -Infinity, 0],
-    [Infinity, -Infinity, 0, 0], [0, 0, 0, 0], [-0, -0, -0, -0], [1e-11, 0, 0, 0], [1e-9, 0, 0, 0],
-    [2e10, 0, 0, 0], [9e9, 0, 0, 0], [3.4e38, 0, 0, 1], [1e-30, 1e-30, 1e-30, 1e-30],
+    [0.5, 0.5, 0.5, 0.5],
+    [-0.5, 0.5, -0.5, 0.5],
+    [0.5, -0.5, 0.5, -0.5],
+    [h, h, 0, 0],
+    [0, 0, -h, h],
+    [0, -h, 0, h],
+    [t, t, t, 0],
+    [0, -t, t, t],
+    [1, 0, 0, 0],
+    [0, -1, 0, 0],
+    [0, 0, 0, -1],
+    [-0, -0, -0, 1],
+    [0, -0, 1, -0],
+    [-0, 0, 0, -1],
+    [den, 0, 0, 1],
+    [-den, den, -den, 1],
+    [den, den, den, den],
+    [1, den, -den, 0],
+    [NaN, 0, 0, 1],
+    [0, NaN, NaN, NaN],
+    [Infinity, 0, 0, 1],
+    [0, 0, -Infinity, 0],
+    [Infinity, -Infinity, 0, 0],
+    [0, 0, 0, 0],
+    [-0, -0, -0, -0],
+    [1e-11, 0, 0, 0],
+    [1e-9, 0, 0, 0],
+    [2e10, 0, 0, 0],
+    [9e9, 0, 0, 0],
+    [3.4e38, 0, 0, 1],
+    [1e-30, 1e-30, 1e-30, 1e-30],
   );
   return out;
 }
@@ -67,7 +92,7 @@ function thresholdQuats(r: () => number): number[][] {
   const out: number[][] = [];
   for (let i = 0; i < 200 && out.length < 24; i++) {
     f32[0] = i % 2 === 0 ? 0.999 : 1.001;
-    i32[0] += (i >> 1) % 9 - 4;
+    i32[0] += ((i >> 1) % 9) - 4;
     const k = Math.sqrt(f32[0]);
     const b = (r() - 0.5) * 0.6;
     const c = (r() - 0.5) * 0.6;
@@ -206,7 +231,10 @@ describe('EntityKernel', () => {
       const words = new Int32Array(k.buffer);
       // Garbage in the lanes past n: they must not be stored or counted.
       for (let i = 0; i < 16; i++) {
-        k.qx[i] = NaN; k.qy[i] = 0; k.qz[i] = 0; k.qw[i] = 0;
+        k.qx[i] = NaN;
+        k.qy[i] = 0;
+        k.qz[i] = 0;
+        k.qw[i] = 0;
       }
       for (let n = 0; n <= 9; n++) {
         stage(k, qs, 0, n);
@@ -220,7 +248,8 @@ describe('EntityKernel', () => {
           expect(bad, `wasm=${wasm} n=${n}`).toBe(want);
           for (let i = 0; i < n; i++) expect(words[base + i]).toBe(specEncode(qs[i][0], qs[i][1], qs[i][2], qs[i][3]));
           for (let i = k.extraOffset >> 2; i < base; i++) expect(words[i]).toBe(SENTINEL);
-          for (let i = base + n; i < (k.extraOffset >> 2) + 64; i++) expect(words[i], `wasm=${wasm} n=${n} word ${i - base}`).toBe(SENTINEL);
+          for (let i = base + n; i < (k.extraOffset >> 2) + 64; i++)
+            expect(words[i], `wasm=${wasm} n=${n} word ${i - base}`).toBe(SENTINEL);
         }
       }
     }
@@ -322,7 +351,14 @@ describe('EntityKernel', () => {
     const real = WebAssembly;
     // The namespace's members are not enumerable: copy the ones the kernel uses.
     const fake = (over: Partial<typeof WebAssembly>): typeof WebAssembly =>
-      ({ Module: real.Module, Instance: real.Instance, Memory: real.Memory, validate: real.validate, CompileError: real.CompileError, ...over }) as typeof WebAssembly;
+      ({
+        Module: real.Module,
+        Instance: real.Instance,
+        Memory: real.Memory,
+        validate: real.validate,
+        CompileError: real.CompileError,
+        ...over,
+      }) as typeof WebAssembly;
     const check = (k: EntityKernel, reason: RegExp): void => {
       expect(k.backend).toBe('js');
       expect(k.fallbackReason).toMatch(reason);

@@ -5,7 +5,12 @@
  */
 const f = Math.fround;
 const SCALE = f(1022 / Math.SQRT2);
-const OTHERS = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+const OTHERS = [
+  [1, 2, 3],
+  [0, 2, 3],
+  [0, 1, 3],
+  [0, 1, 2],
+];
 export const SPEC_IDENTITY = (3 << 30) | (511 << 20) | (511 << 10) | 511;
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { QUAT_IDENTITY_BITS, decodeQuat, encodeQuat, encodeQuatAt, encodeQuatColumns, quatIsEncodable, quatStatus } from '../quat';
+import {
+  QUAT_IDENTITY_BITS,
+  decodeQuat,
+  encodeQuat,
+  encodeQuatAt,
+  encodeQuatColumns,
+  quatIsEncodable,
+  quatStatus,
+} from '../quat';
 import { doubleChoice, float32Decides, floatChoice, specEncode } from '../../kernel/__tests__/specEncoder';
 import { rng } from '../../../../tests/helpers/random';
 import { near, randomQuat } from '../../../../tests/helpers/rotations';
@@ -241,7 +249,14 @@ describe('smallest-three quaternion codec', () => {
     decodeQuat(encodeQuat(0, 0, 2, 0), out, 0);
     expect(Array.from(out)).toEqual([0, 0, 1, 0]);
     expect(quatStatus.sanitized).toBe(false);
-    for (const bad of [[0, 0, 0, 0], [NaN, 0, 0, 1], [Infinity, 0, 0, 1], [0, -Infinity, 0, 0], [1e-30, 0, 0, 0], [2e10, 0, 0, 1]]) {
+    for (const bad of [
+      [0, 0, 0, 0],
+      [NaN, 0, 0, 1],
+      [Infinity, 0, 0, 1],
+      [0, -Infinity, 0, 0],
+      [1e-30, 0, 0, 0],
+      [2e10, 0, 0, 1],
+    ]) {
       expect(encodeQuat(bad[0], bad[1], bad[2], bad[3])).toBe(QUAT_IDENTITY_BITS);
       expect(encodeQuat(bad[0], bad[1], bad[2], bad[3]) | 0).toBe(QUAT_IDENTITY_BITS); // a small integer
       expect(quatStatus.sanitized).toBe(true);
@@ -282,14 +297,23 @@ describe('smallest-three quaternion codec', () => {
   it('encodeQuatColumns encodes columns into out[outIndex ..], counts the invalid ones and writes nothing else', () => {
     const r = rng(6);
     const n = 300; // more than one internal block
-    const qx = new Float32Array(n), qy = new Float32Array(n), qz = new Float32Array(n), qw = new Float32Array(n);
+    const qx = new Float32Array(n),
+      qy = new Float32Array(n),
+      qz = new Float32Array(n),
+      qw = new Float32Array(n);
     for (let i = 0; i < n; i++) {
       const q = randomQuat(r);
-      qx[i] = q[0]; qy[i] = q[1]; qz[i] = q[2]; qw[i] = q[3];
+      qx[i] = q[0];
+      qy[i] = q[1];
+      qz[i] = q[2];
+      qw[i] = q[3];
     }
     qx[7] = NaN;
     qy[150] = Infinity;
-    qx[299] = 0; qy[299] = 0; qz[299] = 0; qw[299] = 0;
+    qx[299] = 0;
+    qy[299] = 0;
+    qz[299] = 0;
+    qw[299] = 0;
     const outCodes = new Int32Array(n + 10).fill(0x5a5a5a5a);
     expect(encodeQuatColumns(qx, qy, qz, qw, n, outCodes, 5)).toBe(3);
     for (let i = 0; i < 5; i++) expect(outCodes[i]).toBe(0x5a5a5a5a);
@@ -303,11 +327,26 @@ describe('smallest-three quaternion codec', () => {
 
 describe('quatIsEncodable', () => {
   it('agrees with what the encoders store: the identity exactly for the quaternions it refuses', () => {
-    const cases = [[0, 0, 0, 1], [0, 0, 0, 0], [NaN, 0, 0, 1], [0, Infinity, 0, 1], [1e-11, 0, 0, 0], [1e-9, 0, 0, 0], [1e10, 0, 0, 0], [3, 4, 0, 0]];
-    const qx = new Float32Array(1), qy = new Float32Array(1), qz = new Float32Array(1), qw = new Float32Array(1);
+    const cases = [
+      [0, 0, 0, 1],
+      [0, 0, 0, 0],
+      [NaN, 0, 0, 1],
+      [0, Infinity, 0, 1],
+      [1e-11, 0, 0, 0],
+      [1e-9, 0, 0, 0],
+      [1e10, 0, 0, 0],
+      [3, 4, 0, 0],
+    ];
+    const qx = new Float32Array(1),
+      qy = new Float32Array(1),
+      qz = new Float32Array(1),
+      qw = new Float32Array(1);
     const out = new Int32Array(1);
     const verdicts = cases.map(([x, y, z, w]) => {
-      qx[0] = x; qy[0] = y; qz[0] = z; qw[0] = w;
+      qx[0] = x;
+      qy[0] = y;
+      qz[0] = z;
+      qw[0] = w;
       const invalid = encodeQuatColumns(qx, qy, qz, qw, 1, out, 0);
       expect(quatIsEncodable(x, y, z, w)).toBe(invalid === 0);
       return quatIsEncodable(x, y, z, w);

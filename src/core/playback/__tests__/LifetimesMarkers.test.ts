@@ -32,7 +32,11 @@ class ChurnGame {
   private readonly rand: () => number;
   private frame = 0;
 
-  public constructor(public readonly rec: Recorder, seed: number, private readonly ids = 60) {
+  public constructor(
+    public readonly rec: Recorder,
+    seed: number,
+    private readonly ids = 60,
+  ) {
     this.rand = rng(seed);
     rec.channels.setBudget(0, 2);
     rec.eventKind('hit');
@@ -103,7 +107,7 @@ class ChurnGame {
       if (gone && l.end >= lo) out.push(`${MarkerKind.DESPAWN} ${l.end} ${who} 0`);
       for (const [f, fl] of l.flags) {
         if (f < lo || f > hi || (fl & EntityFlags.DAMAGED) === 0) continue;
-        const before = f === lo && unknownBeforeOldest ? 0 : l.flags.get(f - 1) ?? 0;
+        const before = f === lo && unknownBeforeOldest ? 0 : (l.flags.get(f - 1) ?? 0);
         if ((before & EntityFlags.DAMAGED) === 0) out.push(`${MarkerKind.DAMAGE} ${f} ${who} ${fl & ~before}`);
       }
     }
@@ -126,7 +130,7 @@ function actualMarkers(m: MarkerIndex, rec: Recorder): string[] {
 }
 
 describe('Lifetimes and MarkerIndex over spawn/despawn churn', () => {
-  it('match the game\'s own log while the ring wraps, refreshed every frame, rarely, or once', () => {
+  it("match the game's own log while the ring wraps, refreshed every frame, rarely, or once", () => {
     const rec = quietRecorder({ maxFrames: 40 });
     const game = new ChurnGame(rec, 5);
     const bookmarks = new Bookmarks();
@@ -149,9 +153,16 @@ describe('Lifetimes and MarkerIndex over spawn/despawn churn', () => {
       expect(actualMarkers(fresh, rec)).toEqual(game.expectedMarkers(true));
       fresh.dispose();
       // Frame markers are in frame order.
-      for (let i = 1; i < everyFrame.bookmarkStart; i++) expect(everyFrame.frames[i]).toBeGreaterThanOrEqual(everyFrame.frames[i - 1]);
+      for (let i = 1; i < everyFrame.bookmarkStart; i++)
+        expect(everyFrame.frames[i]).toBeGreaterThanOrEqual(everyFrame.frames[i - 1]);
       // Every kind occurs, so each comparison above means something.
-      for (const k of [MarkerKind.SPAWN, MarkerKind.DESPAWN, MarkerKind.DAMAGE, MarkerKind.EVENT, MarkerKind.OVER_BUDGET]) {
+      for (const k of [
+        MarkerKind.SPAWN,
+        MarkerKind.DESPAWN,
+        MarkerKind.DAMAGE,
+        MarkerKind.EVENT,
+        MarkerKind.OVER_BUDGET,
+      ]) {
         expect(expected.some((s) => s.startsWith(`${k} `))).toBe(true);
       }
 
@@ -226,10 +237,7 @@ describe('Lifetimes and MarkerIndex over spawn/despawn churn', () => {
     }
     const first = rec.reader.oldestFrame;
     const got = Array.from({ length: markers.count }, (_, i) => `${markers.kinds[i]}@${markers.frames[i] - first}`);
-    expect(got).toEqual([
-      ...Array(3).fill(`${MarkerKind.SPAWN}@0`),
-      ...Array(3).fill(`${MarkerKind.DAMAGE}@2`),
-    ]);
+    expect(got).toEqual([...Array(3).fill(`${MarkerKind.SPAWN}@0`), ...Array(3).fill(`${MarkerKind.DAMAGE}@2`)]);
   });
 
   it('answers safely for handles not held', () => {

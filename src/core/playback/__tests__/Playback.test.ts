@@ -9,7 +9,10 @@ import { quietRecorder } from './helpers';
 describe('Playback', () => {
   it('wires the parts to one reader and passes the options on', () => {
     const rec = quietRecorder();
-    const pb = new Playback(rec.reader, { time: { maxSpeed: 4, loop: true }, sampler: { concrete: true, teleportThreshold: 9 } });
+    const pb = new Playback(rec.reader, {
+      time: { maxSpeed: 4, loop: true },
+      sampler: { concrete: true, teleportThreshold: 9 },
+    });
     expect(pb.time.reader).toBe(rec.reader);
     expect(pb.sampler.reader).toBe(rec.reader);
     expect(pb.lifetimes.reader).toBe(rec.reader);
@@ -90,7 +93,7 @@ describe('Playback', () => {
     expect(pb.trail(h, Number.NaN, 79, xyz)).toBe(0);
   });
 
-  it('primitivesAt filters one frame\'s debug primitives by channel mask', () => {
+  it("primitivesAt filters one frame's debug primitives by channel mask", () => {
     const rec = quietRecorder();
     rec.beginFrame(0, 1);
     rec.draw.sphere(0, 1, 2, 3, 4, 0xff0000);

@@ -3,7 +3,7 @@ import { EntityBuffer } from '../../read/buffers';
 import { SampleBuffer } from '../SampleBuffer';
 
 describe('SampleBuffer columns', () => {
-  it('are an EntityBuffer\'s plus its own, grown together with their contents kept', () => {
+  it("are an EntityBuffer's plus its own, grown together with their contents kept", () => {
     const out = new SampleBuffer(3, 2);
     expect(out).toBeInstanceOf(EntityBuffer);
     const rows = out.handles.length;

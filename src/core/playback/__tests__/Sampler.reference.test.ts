@@ -54,13 +54,25 @@ function recordWorld(rec: Recorder, frames = FRAMES, seed = 3): void {
       const q = axisAngle(1 + (i % 3), i % 2, 0.5 + rand(), 0.1 * i + step * f);
       const tele = i % 6 === 1 && f % 4 === 2 ? 500 : 0;
       const flags = (f + i) % 3 === 0 ? EntityFlags.DAMAGED : i % 4 === 1 ? EntityFlags.HIGHLIGHTED : 0;
-      rec.entity(i, i * 3 + f * 1.1 * (i % 4) + tele, -i + f * 0.7, (i % 5) * 2 + f * (0.3 + 0.1 * i), q[0], q[1], q[2], q[3], flags);
+      rec.entity(
+        i,
+        i * 3 + f * 1.1 * (i % 4) + tele,
+        -i + f * 0.7,
+        (i % 5) * 2 + f * (0.3 + 0.1 * i),
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+        flags,
+      );
       const nb = bonesOf(i, f);
       if (nb > 0) {
         const rots: number[] = [];
         const offs: number[] = [];
         for (let j = 0; j < nb; j++) {
-          rots.push(...axisAngle(j === 1 ? 1 : 0, j === 2 ? 1 : 0, j === 0 ? 1 : 0, 0.2 * j + (0.15 + 0.5 * j) * f + 0.01 * i));
+          rots.push(
+            ...axisAngle(j === 1 ? 1 : 0, j === 2 ? 1 : 0, j === 0 ? 1 : 0, 0.2 * j + (0.15 + 0.5 * j) * f + 0.01 * i),
+          );
           offs.push(j + 0.5 * i, 10 + j + f * 0.5, f * 0.25 * (j + 1));
         }
         rec.bones(i, nb, rots, offs);
@@ -106,7 +118,10 @@ interface Expected {
 function bonesIn(e: EntityBuffer, i: number): [number[], number[]] {
   const s = e.boneStart[i];
   const c = s >= 0 ? e.boneCount[i] : 0;
-  return [Array.from(e.boneRotations.subarray(s * 4, (s + c) * 4)), Array.from(e.boneOffsets.subarray(s * 3, (s + c) * 3))];
+  return [
+    Array.from(e.boneRotations.subarray(s * 4, (s + c) * 4)),
+    Array.from(e.boneOffsets.subarray(s * 3, (s + c) * 3)),
+  ];
 }
 
 function copyRow(e: EntityBuffer, i: number, presence: number, slots: boolean): Row {
@@ -151,7 +166,10 @@ function expected(reader: FrameReader, position: number, concrete: boolean, thre
     const cb = hb.camera;
     if (!ha.hasCamera || !hb.hasCamera || fa === fb) camera = Array.from(ha.hasCamera ? ca : cb);
     else if (dist2(ca, 0, cb, 0) > far2) camera = Array.from(nearB ? cb : ca);
-    else camera = [0, 1, 2].map((c) => ca[c] + (cb[c] - ca[c]) * t).concat(slerp(ca, 3, cb, 3, t), [ca[7] + (cb[7] - ca[7]) * t]);
+    else
+      camera = [0, 1, 2]
+        .map((c) => ca[c] + (cb[c] - ca[c]) * t)
+        .concat(slerp(ca, 3, cb, 3, t), [ca[7] + (cb[7] - ca[7]) * t]);
   }
 
   const rows: Row[] = [];
@@ -198,8 +216,13 @@ function expected(reader: FrameReader, position: number, concrete: boolean, thre
   }
   for (const ib of inB.values()) rows.push(copyRow(b, ib, Presence.ONLY_B, b.boneStart[ib] >= 0));
   return {
-    frameA: fa, frameB: fb, t, time: ha.time + (hb.time - ha.time) * t,
-    overBudget: nearB ? hb.overBudget : ha.overBudget, camera, rows,
+    frameA: fa,
+    frameB: fb,
+    t,
+    time: ha.time + (hb.time - ha.time) * t,
+    overBudget: nearB ? hb.overBudget : ha.overBudget,
+    camera,
+    rows,
   };
 }
 
@@ -218,7 +241,8 @@ function differences(reader: FrameReader, out: SampleBuffer, want: Expected): st
   near('time', out.time, want.time, 1e-9);
   same('overBudget', out.overBudget, want.overBudget);
   same('hasCamera', out.hasCamera, want.camera !== null);
-  if (want.camera) for (let c = 0; c < 8; c++) near(`camera[${c}]`, out.camera[c], want.camera[c], c >= 3 && c < 7 ? ROT_TOL : 1e-3);
+  if (want.camera)
+    for (let c = 0; c < 8; c++) near(`camera[${c}]`, out.camera[c], want.camera[c], c >= 3 && c < 7 ? ROT_TOL : 1e-3);
   same('count', out.count, want.rows.length);
   let slot = 0;
   for (let k = 0; k < Math.min(out.count, want.rows.length); k++) {
@@ -240,8 +264,10 @@ function differences(reader: FrameReader, out: SampleBuffer, want: Expected): st
     same(`row ${k} boneStart`, out.boneStart[k], slot);
     same(`row ${k} boneCount`, out.boneCount[k], w.boneOffs.length / 3);
     const s = out.boneStart[k];
-    for (let j = 0; j < w.boneRots.length; j++) near(`row ${k} boneRot[${j}]`, out.boneRotations[s * 4 + j], w.boneRots[j], ROT_TOL);
-    for (let j = 0; j < w.boneOffs.length; j++) near(`row ${k} boneOff[${j}]`, out.boneOffsets[s * 3 + j], w.boneOffs[j], 1e-4);
+    for (let j = 0; j < w.boneRots.length; j++)
+      near(`row ${k} boneRot[${j}]`, out.boneRotations[s * 4 + j], w.boneRots[j], ROT_TOL);
+    for (let j = 0; j < w.boneOffs.length; j++)
+      near(`row ${k} boneOff[${j}]`, out.boneOffsets[s * 3 + j], w.boneOffs[j], 1e-4);
     slot += reservedBones(reader, want, h);
   }
   same('boneTotal', out.boneTotal, slot);
@@ -254,7 +280,8 @@ function reservedBones(reader: FrameReader, want: Expected, handle: number): num
   const e = new EntityBuffer();
   for (const f of want.frameA === want.frameB ? [want.frameA] : [want.frameA, want.frameB]) {
     reader.readEntities(f, e);
-    for (let i = 0; i < e.count; i++) if (e.handles[i] === handle && e.boneStart[i] >= 0) most = Math.max(most, e.boneCount[i]);
+    for (let i = 0; i < e.count; i++)
+      if (e.handles[i] === handle && e.boneStart[i] >= 0) most = Math.max(most, e.boneCount[i]);
   }
   return most;
 }
@@ -282,7 +309,11 @@ describe('Sampler against a reference', () => {
     // The checks below mean something only if the data holds these cases.
     const a = new EntityBuffer();
     const b = new EntityBuffer();
-    let z = 0, tele = 0, bonesChange = 0, trig = 0, flip = 0;
+    let z = 0,
+      tele = 0,
+      bonesChange = 0,
+      trig = 0,
+      flip = 0;
     for (let f = 0; f < FRAMES - 1; f++) {
       rec.reader.readEntities(f, a);
       rec.reader.readEntities(f + 1, b);
@@ -321,7 +352,13 @@ describe('Sampler against a reference', () => {
     const s1 = new Sampler(rec.reader);
     const s2 = new Sampler(rec.reader, { concrete: true });
     const out = new SampleBuffer();
-    for (const [s, p, concrete] of [[s1, 2.25, false], [s2, 5.75, true], [s1, 2.25, false], [s2, 5.75, true], [s1, 9, false]] as const) {
+    for (const [s, p, concrete] of [
+      [s1, 2.25, false],
+      [s2, 5.75, true],
+      [s1, 2.25, false],
+      [s2, 5.75, true],
+      [s1, 9, false],
+    ] as const) {
       s.sample(p, out);
       expect(differences(rec.reader, out, expected(rec.reader, p, concrete, Number.POSITIVE_INFINITY))).toEqual([]);
     }

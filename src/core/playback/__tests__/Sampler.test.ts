@@ -20,13 +20,23 @@ function movingWorld(rec: Recorder, n: number, frames: number, seed = 1): void {
     }
     for (const id of order) {
       const q = axisAngle(1, id % 3, 2, 0.1 * id + 0.05 * f);
-      rec.entity(id, id * 10 + f * 1.5, -id + f * 0.25, id * 0.5, q[0], q[1], q[2], q[3], (f + id) % 3 === 0 ? EntityFlags.DAMAGED : 0);
+      rec.entity(
+        id,
+        id * 10 + f * 1.5,
+        -id + f * 0.25,
+        id * 0.5,
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+        (f + id) % 3 === 0 ? EntityFlags.DAMAGED : 0,
+      );
     }
     rec.endFrame();
   }
 }
 
-function rowOf(out: SampleBuffer, rec: Recorder, id: number): number {
+function rowOf(out: SampleBuffer, _rec: Recorder, id: number): number {
   for (let i = 0; i < out.count; i++) if (out.ids[i] === id) return i;
   return -1;
 }
@@ -100,7 +110,7 @@ describe('Sampler', () => {
     expect(differ).toBeGreaterThan(10);
   });
 
-  it('reports entities present in only one frame, with that frame\'s values', () => {
+  it("reports entities present in only one frame, with that frame's values", () => {
     const rec = quietRecorder();
     rec.beginFrame(0, 1);
     rec.entity(1, 0, 0, 0, 0, 0, 0, 1);
@@ -168,7 +178,9 @@ describe('Sampler', () => {
     expect(() => new Sampler(rec.reader, { teleportThreshold: -1 })).toThrow(RangeError);
     // The setter applies the constructor's rule and changes nothing when it throws.
     for (const bad of [-1, NaN, '5' as unknown as number]) {
-      expect(() => { s.teleportThreshold = bad; }).toThrow(RangeError);
+      expect(() => {
+        s.teleportThreshold = bad;
+      }).toThrow(RangeError);
       expect(s.teleportThreshold).toBe(Number.POSITIVE_INFINITY);
     }
   });
@@ -182,18 +194,22 @@ describe('Sampler', () => {
     s.sample(1.4, out);
     expect([out.frameA, out.frameB, out.t]).toEqual([1, 1, 0]);
     rec.reader.readEntities(1, eb);
-    expect(Array.from(out.positions.subarray(0, eb.count * 3))).toEqual(Array.from(eb.positions.subarray(0, eb.count * 3)));
+    expect(Array.from(out.positions.subarray(0, eb.count * 3))).toEqual(
+      Array.from(eb.positions.subarray(0, eb.count * 3)),
+    );
     s.sample(1.6, out);
     expect(out.frameA).toBe(2);
     rec.reader.readEntities(2, eb);
-    expect(Array.from(out.positions.subarray(0, eb.count * 3))).toEqual(Array.from(eb.positions.subarray(0, eb.count * 3)));
+    expect(Array.from(out.positions.subarray(0, eb.count * 3))).toEqual(
+      Array.from(eb.positions.subarray(0, eb.count * 3)),
+    );
     s.concrete = false;
     s.sample(1.6, out);
     expect([out.frameA, out.frameB]).toEqual([1, 2]);
     expect(out.t).toBeCloseTo(0.6, 12);
   });
 
-  it('blends bones bone by bone, and takes the nearer frame\'s bones when the count changes', () => {
+  it("blends bones bone by bone, and takes the nearer frame's bones when the count changes", () => {
     const rec = quietRecorder();
     const rotsA = [...axisAngle(0, 0, 1, 0), ...axisAngle(1, 0, 0, 0.2), ...axisAngle(0, 1, 0, -1)];
     const rotsB = [...axisAngle(0, 0, 1, 1), ...axisAngle(1, 0, 0, 0.6), ...axisAngle(0, 1, 0, 1)];
@@ -220,18 +236,31 @@ describe('Sampler', () => {
     const r1 = rowOf(out, rec, 1);
     expect(out.boneCount[r1]).toBe(3);
     const b1 = out.boneStart[r1];
-    const angles = [[0, 1], [0.2, 0.6], [-1, 1]];
-    const axes = [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
+    const angles = [
+      [0, 1],
+      [0.2, 0.6],
+      [-1, 1],
+    ];
+    const axes = [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ];
     for (let j = 0; j < 3; j++) {
       const want = axisAngle(axes[j][0], axes[j][1], axes[j][2], angles[j][0] + (angles[j][1] - angles[j][0]) * 0.25);
       expect(rotationDistance(out.boneRotations, (b1 + j) * 4, want, 0)).toBeLessThan(0.006);
       for (let c = 0; c < 3; c++) {
-        expect(out.boneOffsets[(b1 + j) * 3 + c]).toBeCloseTo(offA[j * 3 + c] + (offB[j * 3 + c] - offA[j * 3 + c]) * 0.25, 5);
+        expect(out.boneOffsets[(b1 + j) * 3 + c]).toBeCloseTo(
+          offA[j * 3 + c] + (offB[j * 3 + c] - offA[j * 3 + c]) * 0.25,
+          5,
+        );
       }
     }
     const r2 = rowOf(out, rec, 2);
     expect(out.boneCount[r2]).toBe(2); // A is nearer
-    expect(Array.from(out.boneOffsets.subarray(out.boneStart[r2] * 3, out.boneStart[r2] * 3 + 6))).toEqual(offA.slice(0, 6));
+    expect(Array.from(out.boneOffsets.subarray(out.boneStart[r2] * 3, out.boneStart[r2] * 3 + 6))).toEqual(
+      offA.slice(0, 6),
+    );
     const r3 = rowOf(out, rec, 3);
     expect(out.boneCount[r3]).toBe(1); // only B has bones
     s.sample(0.75, out);

@@ -13,7 +13,11 @@ function recordTimes(rec: Recorder, times: number[], dts: number[]): void {
 }
 
 function evenFrames(rec: Recorder, n: number): void {
-  recordTimes(rec, Array.from({ length: n }, (_, i) => (i + 1) / 60), Array.from({ length: n }, () => 1 / 60));
+  recordTimes(
+    rec,
+    Array.from({ length: n }, (_, i) => (i + 1) / 60),
+    Array.from({ length: n }, () => 1 / 60),
+  );
 }
 
 describe('TimeControl: listeners, playing through seeks, fallback durations', () => {

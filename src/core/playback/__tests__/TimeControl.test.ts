@@ -335,7 +335,16 @@ describe('TimeControl', () => {
     tc.update(0.016); // live, the newest frame moved
     off();
     tc.pause();
-    expect(seen).toEqual(['paused@9x1', 'paused@4x1', 'paused@4x2', 'paused@4x2', 'playing@4x2', 'playing@5x2', 'live@9x1', 'live@10x1']); // goLive: back to 1×
+    expect(seen).toEqual([
+      'paused@9x1',
+      'paused@4x1',
+      'paused@4x2',
+      'paused@4x2',
+      'playing@4x2',
+      'playing@5x2',
+      'live@9x1',
+      'live@10x1',
+    ]); // goLive: back to 1×
     expect(errors).toHaveBeenCalled();
     errors.mockRestore();
   });

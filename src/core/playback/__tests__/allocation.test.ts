@@ -113,7 +113,11 @@ describe('allocation', () => {
    * heap retained over a long run. Young-generation bytes are exact where heap totals are not: they
    * ignore code the optimiser installs meanwhile on a loaded machine.
    */
-  async function youngAndRetained(body: (i: number) => void, n: number, long: number): Promise<{ young: number; retained: number }> {
+  async function youngAndRetained(
+    body: (i: number) => void,
+    n: number,
+    long: number,
+  ): Promise<{ young: number; retained: number }> {
     for (let i = 0; i < long; i++) body(i);
     let k = long;
     const young = allocatedBytes(() => {
@@ -125,10 +129,14 @@ describe('allocation', () => {
 
   it('sampling allocates nothing: the heap stays flat over 100k samples', async () => {
     const { sampler, out, frames } = world();
-    const m = await youngAndRetained((i) => {
-      sampler.concrete = i % 5000 < 200;
-      sampler.sample(position(i, frames), out);
-    }, 6000, ITERATIONS);
+    const m = await youngAndRetained(
+      (i) => {
+        sampler.concrete = i % 5000 < 200;
+        sampler.sample(position(i, frames), out);
+      },
+      6000,
+      ITERATIONS,
+    );
     expect(out.count).toBeGreaterThan(220);
     expect(m.young).toBeLessThan(4096); // one 16-byte object per call would be 96 kB
     expect(m.retained).toBeLessThan(TOLERANCE_BYTES);
@@ -140,11 +148,15 @@ describe('allocation', () => {
     pb.bookmarks.add(10, 'b');
     pb.time.seek(3);
     pb.time.play();
-    const m = await youngAndRetained((i) => {
-      if (i % 7000 === 0) pb.time.setSpeed(i % 14000 === 0 ? -3 : 2.5);
-      pb.update(1 / 60);
-      pb.sample(out);
-    }, 6000, 30_000);
+    const m = await youngAndRetained(
+      (i) => {
+        if (i % 7000 === 0) pb.time.setSpeed(i % 14000 === 0 ? -3 : 2.5);
+        pb.update(1 / 60);
+        pb.sample(out);
+      },
+      6000,
+      30_000,
+    );
     expect(pb.time.state).toBe('playing');
     expect(out.count).toBeGreaterThan(220);
     expect(m.young).toBeLessThan(4096);
@@ -160,9 +172,13 @@ describe('allocation', () => {
     // sampler, ~80 (five boxed doubles a tick). Now 0.
     const probe = join(dirname(fileURLToPath(import.meta.url)), 'samplingProbe.ts');
     const out = execFileSync(process.execPath, ['--expose-gc', '--no-turbo-inlining', '--import', 'tsx', probe], {
-      encoding: 'utf8', timeout: 50_000,
+      encoding: 'utf8',
+      timeout: 50_000,
     });
-    const { entities, bytesPerCall } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { entities: number; bytesPerCall: number[] };
+    const { entities, bytesPerCall } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+      entities: number;
+      bytesPerCall: number[];
+    };
     expect(entities).toBeGreaterThan(220);
     expect(bytesPerCall).toHaveLength(3);
     expect(Math.min(...bytesPerCall)).toBeLessThan(8); // one boxed double a tick is 16
@@ -171,10 +187,14 @@ describe('allocation', () => {
   it('the measurement detects a variant that allocates one small object per call', async () => {
     const { sampler, out, frames } = world();
     let keep: { frame: number } | null = null;
-    const m = await youngAndRetained((i) => {
-      sampler.sample(position(i, frames), out);
-      keep = { frame: out.frameA }; // the kind of slip the test must catch: ~16 bytes a call
-    }, 6000, 10_000);
+    const m = await youngAndRetained(
+      (i) => {
+        sampler.sample(position(i, frames), out);
+        keep = { frame: out.frameA }; // the kind of slip the test must catch: ~16 bytes a call
+      },
+      6000,
+      10_000,
+    );
     expect(keep).not.toBeNull();
     expect(m.young).toBeGreaterThan(6000 * 16);
   });

@@ -28,7 +28,13 @@ describe('TimeControl: shuttle and the speed at a new pause', () => {
       seen.push([tc.state, tc.speed]);
     }
     expect(seen).toEqual([
-      ['playing', 1], ['playing', 2], ['playing', 4], ['playing', 8], ['playing', 8], ['playing', -1], ['playing', -2],
+      ['playing', 1],
+      ['playing', 2],
+      ['playing', 4],
+      ['playing', 8],
+      ['playing', 8],
+      ['playing', -1],
+      ['playing', -2],
     ]);
     // One change event per command that changed something (none for the clamped 8 → 8).
     expect(events).toEqual(['playing 1', 'playing 2', 'playing 4', 'playing 8', 'playing -1', 'playing -2']);
@@ -84,7 +90,10 @@ describe('Bookmarks.rename', () => {
     b.onChange(() => changes++);
     const before = b.list();
     expect(b.rename(a, 'guard gives up')).toBe(true);
-    expect(b.list()).toEqual([{ id: a, frame: 5, label: 'guard gives up' }, { id: c, frame: 9, label: 'c' }]);
+    expect(b.list()).toEqual([
+      { id: a, frame: 5, label: 'guard gives up' },
+      { id: c, frame: 9, label: 'c' },
+    ]);
     expect(b.list()).not.toBe(before);
     expect(changes).toBe(1);
     expect(b.rename(a, 'guard gives up')).toBe(true);

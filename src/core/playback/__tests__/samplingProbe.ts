@@ -40,8 +40,10 @@ const body = (): void => {
 for (let i = 0; i < 30_000; i++) body();
 const bytesPerCall: number[] = [];
 for (let w = 0; w < 3; w++) {
-  bytesPerCall.push(allocatedBytes(() => {
-    for (let i = 0; i < 2000; i++) body();
-  }) / 2000);
+  bytesPerCall.push(
+    allocatedBytes(() => {
+      for (let i = 0; i < 2000; i++) body();
+    }) / 2000,
+  );
 }
 process.stdout.write(`${JSON.stringify({ entities: out.count, bytesPerCall })}\n`);

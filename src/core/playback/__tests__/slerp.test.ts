@@ -100,7 +100,12 @@ describe('slerp', () => {
         // Against the reference on exactly what was stored: only float32 rounding apart.
         worstDecoded = Math.max(worstDecoded, rotationDistance(out.rotations, k * 4, referenceSlerp(qa, qb, t), 0));
         // Unit length.
-        const n = Math.hypot(out.rotations[k * 4], out.rotations[k * 4 + 1], out.rotations[k * 4 + 2], out.rotations[k * 4 + 3]);
+        const n = Math.hypot(
+          out.rotations[k * 4],
+          out.rotations[k * 4 + 1],
+          out.rotations[k * 4 + 2],
+          out.rotations[k * 4 + 3],
+        );
         expect(Math.abs(n - 1)).toBeLessThan(1e-5);
         // Against the reference on the original rotations: within the endpoints' quantisation error.
         // Pairs almost 180° apart (|cos| < 0.02) are skipped: there quantisation can flip which way is shortest.
@@ -119,13 +124,16 @@ describe('slerp', () => {
     expect(worstVsOriginal).toBeLessThan(1e-5);
   });
 
-  it('the sampler\'s inlined entity slerp agrees with slerpWithCoefficients (its bones)', () => {
+  it("the sampler's inlined entity slerp agrees with slerpWithCoefficients (its bones)", () => {
     // Each entity's one bone carries the entity's own rotations, so in one sample the rotation comes
     // from the loop's hand-inlined copy and the bone from math/slerp.ts, on the same stored values.
     const ps = pairs();
     const rec = quietRecorder({ maxEntitiesPerFrame: ps.length, maxBoneWordsPerFrame: ps.length * 8 });
     const offsets = [0, 0, 0];
-    for (const [f, key] of [[0, 'a'], [1, 'b']] as const) {
+    for (const [f, key] of [
+      [0, 'a'],
+      [1, 'b'],
+    ] as const) {
       rec.beginFrame(f, 1);
       ps.forEach((p, i) => {
         const q = p[key];

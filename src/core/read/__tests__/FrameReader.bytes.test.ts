@@ -3,7 +3,7 @@ import { HEADER_WORDS } from '../../format/layout';
 import { Recorder } from '../../record/Recorder';
 
 describe('FrameReader.bytesOf', () => {
-  it('is the frame\'s size in the ring: header plus 20 bytes an entity (plus primitives); 0 when not held', () => {
+  it("is the frame's size in the ring: header plus 20 bytes an entity (plus primitives); 0 when not held", () => {
     const rec = new Recorder({ maxFrames: 4, onWarning: () => undefined });
     for (let f = 0; f < 6; f++) {
       rec.beginFrame(f / 60, 1 / 60);

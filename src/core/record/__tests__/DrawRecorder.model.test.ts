@@ -15,7 +15,13 @@ import { ALL, quiet, warningsOf } from './helpers';
  */
 
 type Kind = 'point' | 'line' | 'arrow' | 'sphere' | 'aabb';
-const TYPE: Record<Kind, number> = { point: PRIM_POINT, line: PRIM_LINE, arrow: PRIM_ARROW, sphere: PRIM_SPHERE, aabb: PRIM_AABB };
+const TYPE: Record<Kind, number> = {
+  point: PRIM_POINT,
+  line: PRIM_LINE,
+  arrow: PRIM_ARROW,
+  sphere: PRIM_SPHERE,
+  aabb: PRIM_AABB,
+};
 const FLOATS: Record<Kind, number> = { point: 4, line: 6, arrow: 7, sphere: 4, aabb: 6 };
 const KINDS: Kind[] = ['point', 'line', 'arrow', 'sphere', 'aabb'];
 
@@ -44,7 +50,10 @@ function readBack(r: Recorder, frame: number): Kept[] {
     const type = p.types[i];
     const n = type === PRIM_TEXT ? 3 : FLOATS[KINDS.find((k) => TYPE[k] === type)!];
     out.push({
-      type, channel: p.channels[i], color: p.colors[i], floats: Array.from(p.data.subarray(i * 7, i * 7 + n)),
+      type,
+      channel: p.channels[i],
+      color: p.colors[i],
+      floats: Array.from(p.data.subarray(i * 7, i * 7 + n)),
       ...(type === PRIM_TEXT ? { text: p.text(i) } : {}),
     });
   }
@@ -97,7 +106,12 @@ describe('DrawRecorder against a model', () => {
         expect(readBack(r, frame)).toEqual(kept);
         const h = new FrameHeader();
         r.reader.readHeader(frame, h);
-        expect([h.overBudget, h.droppedPrimitives, h.sanitized, h.primitiveCount]).toEqual([overBudget, dropped, sanitized, kept.length]);
+        expect([h.overBudget, h.droppedPrimitives, h.sanitized, h.primitiveCount]).toEqual([
+          overBudget,
+          dropped,
+          sanitized,
+          kept.length,
+        ]);
       }
     });
   }
@@ -108,7 +122,13 @@ describe('DrawRecorder against a model', () => {
       r.beginFrame(0, 1);
       const first = [1, 2, 3, 4, 5, 6, 7].slice(0, FLOATS[kind]);
       call(r, kind, Channel.AI, first, 0x010203);
-      call(r, kind, Channel.AI, first.map((x) => -x * 100), 0x0a0b0c); // over the budget
+      call(
+        r,
+        kind,
+        Channel.AI,
+        first.map((x) => -x * 100),
+        0x0a0b0c,
+      ); // over the budget
       r.endFrame();
       expect(readBack(r, 0)).toEqual([{ type: TYPE[kind], channel: Channel.AI, color: 0x010203, floats: first }]);
     }
@@ -163,11 +183,25 @@ describe('DrawRecorder against a model', () => {
     expect(layer.primCount).toBe(3040);
     const p = new PrimitiveBuffer();
     const w = layer.words;
-    decodePrimitives(w, new Float32Array(w.buffer, w.byteOffset, w.length), new Uint8Array(w.buffer, w.byteOffset, w.byteLength), 0, w.length, layer.primCount, ALL, p);
+    decodePrimitives(
+      w,
+      new Float32Array(w.buffer, w.byteOffset, w.length),
+      new Uint8Array(w.buffer, w.byteOffset, w.byteLength),
+      0,
+      w.length,
+      layer.primCount,
+      ALL,
+      p,
+    );
     expect(p.count).toBe(3040);
     expect(Array.from(p.data.subarray(2999 * 7, 2999 * 7 + 6))).toEqual([2999, 0, 0, 2999, 1, 2]);
     expect(p.colors[2999]).toBe(2999);
-    for (let i = 0; i < 40; i++) expect([p.text(3000 + i), p.data[(3000 + i) * 7], p.channels[3000 + i]]).toEqual([`label ${i}`, i * 100, Channel.PHYSICS]);
+    for (let i = 0; i < 40; i++)
+      expect([p.text(3000 + i), p.data[(3000 + i) * 7], p.channels[3000 + i]]).toEqual([
+        `label ${i}`,
+        i * 100,
+        Channel.PHYSICS,
+      ]);
   });
 
   it('the staging holds every budget filled at once: the largest primitive on every channel, every paragraph, every text byte', () => {
@@ -177,7 +211,12 @@ describe('DrawRecorder against a model', () => {
     for (let frame = 0; frame < 2; frame++) {
       r.beginFrame(frame, 1);
       const kept: Kept[] = [];
-      for (const [channel, budget] of [[Channel.AI, 40], [Channel.PHYSICS, 40], [Channel.ANIMATION, 40], [net, 30]]) {
+      for (const [channel, budget] of [
+        [Channel.AI, 40],
+        [Channel.PHYSICS, 40],
+        [Channel.ANIMATION, 40],
+        [net, 30],
+      ]) {
         for (let i = 0; i < budget; i++) {
           const v = [i, channel, frame, -i, 0.5, 2, 0.25];
           call(r, 'arrow', channel, v, i);
@@ -189,7 +228,14 @@ describe('DrawRecorder against a model', () => {
         r.draw.text(Channel.AI, p * 10, 0, 0, 'abcdefg', 0x10 + p);
         r.draw.text(Channel.AI, p * 10, 0, 0, 'hijklmno', 0x20 + p);
       }
-      for (let p = 0; p < 4; p++) kept.push({ type: PRIM_TEXT, channel: Channel.AI, color: 0x10 + p, floats: [p * 10, 0, 0], text: 'abcdefg\nhijklmno' });
+      for (let p = 0; p < 4; p++)
+        kept.push({
+          type: PRIM_TEXT,
+          channel: Channel.AI,
+          color: 0x10 + p,
+          floats: [p * 10, 0, 0],
+          text: 'abcdefg\nhijklmno',
+        });
       r.endFrame();
       expect(readBack(r, frame)).toEqual(kept);
       const h = new FrameHeader();

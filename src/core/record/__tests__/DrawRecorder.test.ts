@@ -17,7 +17,14 @@ describe('Recorder: debug draw', () => {
     r.endFrame();
     const p = new PrimitiveBuffer();
     r.reader.readPrimitives(0, ALL, p);
-    expect(Array.from(p.types.subarray(0, p.count))).toEqual([PRIM_POINT, PRIM_LINE, PRIM_ARROW, PRIM_SPHERE, PRIM_AABB, PRIM_TEXT]);
+    expect(Array.from(p.types.subarray(0, p.count))).toEqual([
+      PRIM_POINT,
+      PRIM_LINE,
+      PRIM_ARROW,
+      PRIM_SPHERE,
+      PRIM_AABB,
+      PRIM_TEXT,
+    ]);
     expect(p.colors[0]).toBe(0x112233);
     expect(Array.from(p.data.subarray(7 * 3, 7 * 3 + 4))).toEqual([5, 5, 0, 12]);
     expect(p.data[7 * 2 + 6]).toBe(3);
@@ -138,4 +145,3 @@ describe('Recorder: debug draw', () => {
     expect(r.staticLayers.get('navgrid')?.primCount).toBe(1);
   });
 });
-

@@ -17,9 +17,10 @@ describe('Recorder: allocation', () => {
     // Young-generation bytes over 2,000 frames: one 16-byte allocation per frame would show as 32 kB
     // in every window. The least of three windows is taken: a one-off event of the engine shows in
     // one window only, while an allocation of the recorder's shows in all three.
-    const youngBytes = (): number => allocatedBytes(() => {
-      for (let i = 0; i < 2000; i++) w.frame();
-    });
+    const youngBytes = (): number =>
+      allocatedBytes(() => {
+        for (let i = 0; i < 2000; i++) w.frame();
+      });
     const young = Math.min(youngBytes(), youngBytes(), youngBytes());
     expect(young).toBeLessThan(4000);
     // The measure itself can see allocation: a frame that allocates is caught.
@@ -45,9 +46,11 @@ describe('Recorder: allocation', () => {
     // call it does not inline boxes each double argument (16 bytes), so the recorder must not pass
     // doubles between its own functions on a per-entity path. This run makes the worst case the
     // only case: before entityBatch staged in place, it failed here with ~1.9 kB a frame.
-    const out = execFileSync(process.execPath, [
-      '--expose-gc', '--no-turbo-inlining', '--import', 'tsx', join(HERE, 'allocationProbe.ts'),
-    ], { encoding: 'utf8', timeout: 50_000 });
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--no-turbo-inlining', '--import', 'tsx', join(HERE, 'allocationProbe.ts')],
+      { encoding: 'utf8', timeout: 50_000 },
+    );
     const { windows } = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { windows: number[] };
     expect(windows).toHaveLength(3);
     expect(Math.min(...windows)).toBeLessThan(4000);

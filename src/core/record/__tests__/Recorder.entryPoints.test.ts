@@ -37,13 +37,76 @@ const BYTE_FLAGS = [0, 1, 5, 127, 128, 200, 255];
 const ANY_FLAGS = [...BYTE_FLAGS, 300, -1, 0.5, Number.NaN];
 
 const VARIANTS: Variant[] = [
-  { name: 'Int32Array ids, Float32Array columns, Uint8Array flags', ids: (n) => new Int32Array(n), floats: (n) => new Float32Array(n), flags: (n) => new Uint8Array(n), badIds: [-1, MAX_ID, 2 ** 31 - 1], flagValues: BYTE_FLAGS, slack: 0, calls: 1 },
-  { name: 'Float64Array ids and columns, no flags', ids: (n) => new Float64Array(n), floats: (n) => new Float64Array(n), flags: null, badIds: [1.5, -1, Number.NaN, MAX_ID, 2 ** 32 + 3, -0.5], flagValues: [0], slack: 0, calls: 1 },
-  { name: 'Float64Array ids, Float32Array columns, Float64Array flags', ids: (n) => new Float64Array(n), floats: (n) => new Float32Array(n), flags: (n) => new Float64Array(n), badIds: [0.25, MAX_ID + 0.5], flagValues: ANY_FLAGS, slack: 0, calls: 2 },
-  { name: 'Uint32Array ids, Uint8Array flags, three calls a frame', ids: (n) => new Uint32Array(n), floats: (n) => new Float32Array(n), flags: (n) => new Uint8Array(n), badIds: [MAX_ID, 2 ** 32 - 1], flagValues: BYTE_FLAGS, slack: 0, calls: 3 },
-  { name: 'plain arrays', ids: plain, floats: plain, flags: plain, badIds: [1.5, -1, Number.NaN, MAX_ID, Number.POSITIVE_INFINITY], flagValues: ANY_FLAGS, slack: 0, calls: 1 },
-  { name: 'typed columns too long to block-copy', ids: (n) => new Int32Array(n), floats: (n) => new Float32Array(n), flags: (n) => new Uint8Array(n), badIds: [-1], flagValues: BYTE_FLAGS, slack: 200, calls: 1 },
-  { name: 'typed columns a little longer than the count', ids: (n) => new Int32Array(n), floats: (n) => new Float32Array(n), flags: null, badIds: [], flagValues: [0], slack: 3, calls: 2 },
+  {
+    name: 'Int32Array ids, Float32Array columns, Uint8Array flags',
+    ids: (n) => new Int32Array(n),
+    floats: (n) => new Float32Array(n),
+    flags: (n) => new Uint8Array(n),
+    badIds: [-1, MAX_ID, 2 ** 31 - 1],
+    flagValues: BYTE_FLAGS,
+    slack: 0,
+    calls: 1,
+  },
+  {
+    name: 'Float64Array ids and columns, no flags',
+    ids: (n) => new Float64Array(n),
+    floats: (n) => new Float64Array(n),
+    flags: null,
+    badIds: [1.5, -1, Number.NaN, MAX_ID, 2 ** 32 + 3, -0.5],
+    flagValues: [0],
+    slack: 0,
+    calls: 1,
+  },
+  {
+    name: 'Float64Array ids, Float32Array columns, Float64Array flags',
+    ids: (n) => new Float64Array(n),
+    floats: (n) => new Float32Array(n),
+    flags: (n) => new Float64Array(n),
+    badIds: [0.25, MAX_ID + 0.5],
+    flagValues: ANY_FLAGS,
+    slack: 0,
+    calls: 2,
+  },
+  {
+    name: 'Uint32Array ids, Uint8Array flags, three calls a frame',
+    ids: (n) => new Uint32Array(n),
+    floats: (n) => new Float32Array(n),
+    flags: (n) => new Uint8Array(n),
+    badIds: [MAX_ID, 2 ** 32 - 1],
+    flagValues: BYTE_FLAGS,
+    slack: 0,
+    calls: 3,
+  },
+  {
+    name: 'plain arrays',
+    ids: plain,
+    floats: plain,
+    flags: plain,
+    badIds: [1.5, -1, Number.NaN, MAX_ID, Number.POSITIVE_INFINITY],
+    flagValues: ANY_FLAGS,
+    slack: 0,
+    calls: 1,
+  },
+  {
+    name: 'typed columns too long to block-copy',
+    ids: (n) => new Int32Array(n),
+    floats: (n) => new Float32Array(n),
+    flags: (n) => new Uint8Array(n),
+    badIds: [-1],
+    flagValues: BYTE_FLAGS,
+    slack: 200,
+    calls: 1,
+  },
+  {
+    name: 'typed columns a little longer than the count',
+    ids: (n) => new Int32Array(n),
+    floats: (n) => new Float32Array(n),
+    flags: null,
+    badIds: [],
+    flagValues: [0],
+    slack: 3,
+    calls: 2,
+  },
 ];
 
 interface Frame {
@@ -58,13 +121,24 @@ function makeFrame(v: Variant, rand: () => number, f: number): Frame {
   const count = 20 + Math.floor(rand() * 26); // sometimes past the capacity of 40
   const len = count + v.slack;
   const c = {
-    ids: v.ids(len), x: v.floats(len), y: v.floats(len), z: v.floats(len),
-    qx: v.floats(len), qy: v.floats(len), qz: v.floats(len), qw: v.floats(len),
+    ids: v.ids(len),
+    x: v.floats(len),
+    y: v.floats(len),
+    z: v.floats(len),
+    qx: v.floats(len),
+    qy: v.floats(len),
+    qz: v.floats(len),
+    qw: v.floats(len),
     ...(v.flags ? { flags: v.flags(len) } : {}),
   };
   for (let i = 0; i < len; i++) {
     const roll = rand();
-    c.ids[i] = roll < 0.1 && v.badIds.length > 0 ? v.badIds[Math.floor(rand() * v.badIds.length)] : roll < 0.15 ? 7 : Math.floor(rand() * 60);
+    c.ids[i] =
+      roll < 0.1 && v.badIds.length > 0
+        ? v.badIds[Math.floor(rand() * v.badIds.length)]
+        : roll < 0.15
+          ? 7
+          : Math.floor(rand() * 60);
     c.x[i] = rand() < 0.03 ? Number.NaN : (rand() - 0.5) * 1000 + f;
     c.y[i] = (rand() - 0.5) * 1000;
     c.z[i] = (rand() - 0.5) * 50;
@@ -97,10 +171,19 @@ function ranges(count: number, calls: number): Array<[number, number]> {
 function slice(c: Frame['columns'], from: number, to: number, slack: number): EntityColumns {
   const cut = <T extends { length: number }>(a: T): T => {
     const end = Math.min(a.length, to + slack);
-    return (ArrayBuffer.isView(a) ? (a as unknown as Int32Array).subarray(from, end) : (a as unknown as number[]).slice(from, end)) as unknown as T;
+    return (ArrayBuffer.isView(a)
+      ? (a as unknown as Int32Array).subarray(from, end)
+      : (a as unknown as number[]).slice(from, end)) as unknown as T;
   };
   return {
-    ids: cut(c.ids), x: cut(c.x), y: cut(c.y), z: cut(c.z), qx: cut(c.qx), qy: cut(c.qy), qz: cut(c.qz), qw: cut(c.qw),
+    ids: cut(c.ids),
+    x: cut(c.x),
+    y: cut(c.y),
+    z: cut(c.z),
+    qx: cut(c.qx),
+    qy: cut(c.qy),
+    qz: cut(c.qz),
+    qw: cut(c.qw),
     ...(c.flags ? { flags: cut(c.flags) } : {}),
   };
 }
@@ -167,9 +250,21 @@ describe('Recorder entry points agree with entity()', () => {
         got.beginFrame(f, 1);
         const c = fr.columns;
         for (const [from, to] of ranges(fr.count, v.calls)) {
-          const flags = c.flags ? (ArrayBuffer.isView(c.flags) ? (c.flags as Float64Array).subarray(from, to) : (c.flags as number[]).slice(from, to)) : undefined;
-          const ids = ArrayBuffer.isView(c.ids) ? (c.ids as Float64Array).subarray(from, to) : (c.ids as number[]).slice(from, to);
-          got.entityBatch(to - from, ids, fr.positions.slice(from * 3, to * 3), fr.rotations.slice(from * 4, to * 4), flags);
+          const flags = c.flags
+            ? ArrayBuffer.isView(c.flags)
+              ? (c.flags as Float64Array).subarray(from, to)
+              : (c.flags as number[]).slice(from, to)
+            : undefined;
+          const ids = ArrayBuffer.isView(c.ids)
+            ? (c.ids as Float64Array).subarray(from, to)
+            : (c.ids as number[]).slice(from, to);
+          got.entityBatch(
+            to - from,
+            ids,
+            fr.positions.slice(from * 3, to * 3),
+            fr.rotations.slice(from * 4, to * 4),
+            flags,
+          );
           if (to > from) got.bones(c.ids[to - 1], 2, BONE_ROTS, BONE_OFFS);
         }
         got.endFrame();

@@ -31,7 +31,7 @@ describe('Recorder: events outside a frame (issue 19)', () => {
     expect(r.stats.eventsDropped).toBe(0);
   });
 
-  it('waiting events share the next frame\'s maxEventsPerFrame: the overflow is dropped and counted; a repair counts in that frame', () => {
+  it("waiting events share the next frame's maxEventsPerFrame: the overflow is dropped and counted; a repair counts in that frame", () => {
     const r = quiet({ maxEventsPerFrame: 3 });
     for (let i = 0; i < 5; i++) r.event('pop', i, i, 0, 0);
     expect(r.stats.eventsDropped).toBe(2);

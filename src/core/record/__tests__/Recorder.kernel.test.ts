@@ -18,8 +18,13 @@ function awkward(f: number): EntityColumns & { count: number } {
   const c = {
     count: n,
     ids: Int32Array.from(ids),
-    x: new Float32Array(n), y: new Float32Array(n), z: new Float32Array(n),
-    qx: new Float32Array(n), qy: new Float32Array(n), qz: new Float32Array(n), qw: new Float32Array(n),
+    x: new Float32Array(n),
+    y: new Float32Array(n),
+    z: new Float32Array(n),
+    qx: new Float32Array(n),
+    qy: new Float32Array(n),
+    qz: new Float32Array(n),
+    qw: new Float32Array(n),
     flags: new Uint8Array(n),
   };
   for (let i = 0; i < n; i++) {
@@ -35,9 +40,15 @@ function awkward(f: number): EntityColumns & { count: number } {
   }
   c.x[3] = NaN; // id 11: repaired from its previous position (or the origin)
   c.y[6] = Infinity; // id 5
-  c.qx[1] = 0; c.qy[1] = 0; c.qz[1] = 0; c.qw[1] = 0; // id 3: zero quaternion
+  c.qx[1] = 0;
+  c.qy[1] = 0;
+  c.qz[1] = 0;
+  c.qw[1] = 0; // id 3: zero quaternion
   c.qw[7] = NaN; // id 9
-  c.qx[8] *= 3; c.qy[8] *= 3; c.qz[8] *= 3; c.qw[8] *= 3; // id 40: not normalised
+  c.qx[8] *= 3;
+  c.qy[8] *= 3;
+  c.qz[8] *= 3;
+  c.qw[8] *= 3; // id 40: not normalised
   return c;
 }
 
@@ -78,7 +89,9 @@ describe('Recorder: entityColumns and the kernel', () => {
     expect(Array.from(e.handles.subarray(0, e.count)).map((h) => r.entities.ids[h])).toEqual([7, 3, 11, 20, 5, 9, 40]);
     kept.forEach((i, k) => {
       const repairedPos = i === 3 || i === 6; // no history in frame 0: the origin
-      expect(Array.from(e.positions.subarray(k * 3, k * 3 + 3))).toEqual(repairedPos ? [0, 0, 0] : [c.x[i], c.y[i], c.z[i]]);
+      expect(Array.from(e.positions.subarray(k * 3, k * 3 + 3))).toEqual(
+        repairedPos ? [0, 0, 0] : [c.x[i], c.y[i], c.z[i]],
+      );
       const badRot = i === 1 || i === 7;
       expect(e.flags[k] & EntityFlags.SANITIZED ? 1 : 0).toBe(repairedPos || badRot ? 1 : 0);
       expect(e.flags[k] & 0x7c).toBe(c.flags![i]);
@@ -87,9 +100,13 @@ describe('Recorder: entityColumns and the kernel', () => {
       } else {
         const len = Math.hypot(c.qx[i], c.qy[i], c.qz[i], c.qw[i]);
         const dot = Math.abs(
-          (e.rotations[k * 4] * c.qx[i] + e.rotations[k * 4 + 1] * c.qy[i] + e.rotations[k * 4 + 2] * c.qz[i] + e.rotations[k * 4 + 3] * c.qw[i]) / len,
+          (e.rotations[k * 4] * c.qx[i] +
+            e.rotations[k * 4 + 1] * c.qy[i] +
+            e.rotations[k * 4 + 2] * c.qz[i] +
+            e.rotations[k * 4 + 3] * c.qw[i]) /
+            len,
         );
-        expect(2 * Math.acos(Math.min(1, dot)) * 180 / Math.PI).toBeLessThan(0.2);
+        expect((2 * Math.acos(Math.min(1, dot)) * 180) / Math.PI).toBeLessThan(0.2);
       }
     });
   });

@@ -312,7 +312,6 @@ describe('Recorder: memory', () => {
     expect(r.ring.bytesUsed / (900 * 1000)).toBeLessThanOrEqual(21);
   });
 
-
   it('entityBatch() records from flat arrays like entity() does', () => {
     const a = quiet();
     const b = quiet();
@@ -324,7 +323,18 @@ describe('Recorder: memory', () => {
     a.entityBatch(5, ids, pos, rot, fl);
     a.endFrame();
     b.beginFrame(0, 1);
-    for (let i = 0; i < 5; i++) b.entity(ids[i], pos[i * 3], pos[i * 3 + 1], pos[i * 3 + 2], rot[i * 4], rot[i * 4 + 1], rot[i * 4 + 2], rot[i * 4 + 3], fl[i]);
+    for (let i = 0; i < 5; i++)
+      b.entity(
+        ids[i],
+        pos[i * 3],
+        pos[i * 3 + 1],
+        pos[i * 3 + 2],
+        rot[i * 4],
+        rot[i * 4 + 1],
+        rot[i * 4 + 2],
+        rot[i * 4 + 3],
+        fl[i],
+      );
     b.endFrame();
     expect(a.ring.wordsOf(0)).toBe(b.ring.wordsOf(0));
     const wa = a.ring.u32.subarray(a.ring.offsetOf(0), a.ring.offsetOf(0) + a.ring.wordsOf(0));
@@ -345,18 +355,30 @@ describe('Recorder: memory', () => {
     r.entityBatch(2, [10, 11], [0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 0, 0, 0, 1]);
     r.bones(11, 2, rot, off); // 11 was the batch's last entity
     // Plain arrays take entityColumns' per-entry path.
-    r.entityColumns(2, { ids: [20, 21], x: [0, 1], y: [0, 1], z: [0, 1], qx: [0, 0], qy: [0, 0], qz: [0, 0], qw: [1, 1] });
+    r.entityColumns(2, {
+      ids: [20, 21],
+      x: [0, 1],
+      y: [0, 1],
+      z: [0, 1],
+      qx: [0, 0],
+      qy: [0, 0],
+      qz: [0, 0],
+      qw: [1, 1],
+    });
     r.bones(21, 2, rot, off);
     r.bones(20, 2, rot, off); // not the last one: dropped
     r.endFrame();
     expect(r.stats.bonesDropped).toBe(1);
     const e = new EntityBuffer();
     r.reader.readEntities(0, e, true);
-    const row = (id: number): number => Array.from(e.handles.subarray(0, e.count)).findIndex((h) => r.entities.ids[h] === id);
+    const row = (id: number): number =>
+      Array.from(e.handles.subarray(0, e.count)).findIndex((h) => r.entities.ids[h] === id);
     for (const id of [11, 21]) {
       const i = row(id);
       expect(e.boneCount[i]).toBe(2);
-      expect(Array.from(e.boneOffsets.subarray(e.boneStart[i] * 3, e.boneStart[i] * 3 + 6))).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(Array.from(e.boneOffsets.subarray(e.boneStart[i] * 3, e.boneStart[i] * 3 + 6))).toEqual([
+        1, 2, 3, 4, 5, 6,
+      ]);
     }
     expect(e.boneStart[row(10)]).toBe(-1);
     expect(e.boneStart[row(20)]).toBe(-1);
@@ -378,7 +400,17 @@ describe('Recorder: memory', () => {
       a.endFrame();
       b.beginFrame(f, 1);
       for (let i = 0; i < n; i++) {
-        b.entity(ids[i], pos[i * 3], pos[i * 3 + 1], pos[i * 3 + 2], rot[i * 4], rot[i * 4 + 1], rot[i * 4 + 2], rot[i * 4 + 3], fl[i]);
+        b.entity(
+          ids[i],
+          pos[i * 3],
+          pos[i * 3 + 1],
+          pos[i * 3 + 2],
+          rot[i * 4],
+          rot[i * 4 + 1],
+          rot[i * 4 + 2],
+          rot[i * 4 + 3],
+          fl[i],
+        );
       }
       b.endFrame();
       const wa = a.ring.u32.subarray(a.ring.offsetOf(f), a.ring.offsetOf(f) + a.ring.wordsOf(f));

@@ -14,8 +14,10 @@ const w = allocationWorkload();
 for (let i = 0; i < 20_000; i++) w.frame();
 const windows: number[] = [];
 for (let k = 0; k < 3; k++) {
-  windows.push(allocatedBytes(() => {
-    for (let i = 0; i < 2000; i++) w.frame();
-  }));
+  windows.push(
+    allocatedBytes(() => {
+      for (let i = 0; i < 2000; i++) w.frame();
+    }),
+  );
 }
 process.stdout.write(`${JSON.stringify({ windows })}\n`);

@@ -31,8 +31,14 @@ export function allocationWorkload(): AllocationWorkload {
   const flags = new Uint8Array(N);
   const M = 24;
   const cols = {
-    ids: new Int32Array(M), x: new Float32Array(M), y: new Float32Array(M), z: new Float32Array(M),
-    qx: new Float32Array(M), qy: new Float32Array(M), qz: new Float32Array(M), qw: new Float32Array(M),
+    ids: new Int32Array(M),
+    x: new Float32Array(M),
+    y: new Float32Array(M),
+    z: new Float32Array(M),
+    qx: new Float32Array(M),
+    qy: new Float32Array(M),
+    qz: new Float32Array(M),
+    qw: new Float32Array(M),
   };
   for (let i = 0; i < M; i++) {
     cols.ids[i] = 6000 + i;
@@ -42,8 +48,13 @@ export function allocationWorkload(): AllocationWorkload {
   const P = 8;
   const plain = {
     ids: Array.from({ length: P }, (_, i) => (i === 3 ? -7 : 6500 + i)),
-    x: Array.from({ length: P }, (_, i) => i + 0.5), y: new Array<number>(P).fill(0.25), z: new Array<number>(P).fill(-1.5),
-    qx: new Array<number>(P).fill(0), qy: new Array<number>(P).fill(0.6), qz: new Array<number>(P).fill(0), qw: new Array<number>(P).fill(0.8),
+    x: Array.from({ length: P }, (_, i) => i + 0.5),
+    y: new Array<number>(P).fill(0.25),
+    z: new Array<number>(P).fill(-1.5),
+    qx: new Array<number>(P).fill(0),
+    qy: new Array<number>(P).fill(0.6),
+    qz: new Array<number>(P).fill(0),
+    qw: new Array<number>(P).fill(0.8),
   };
   let f = 0;
   const frame = () => {

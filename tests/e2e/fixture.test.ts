@@ -101,8 +101,14 @@ test('the title screen suspends the overlay: nothing is recorded and the pause k
 
 test('plays: waves on the tween clock, slimes on Ticker.shared, pooled lives reused', async () => {
   await press('Enter');
+  // Frames and game time both: at 60 fps 150 frames are 2.5 s of play, too little for waves and ended
+  // lives; under load (a few fps) the frames are what takes long.
   await page().waitForFunction(
-    (n) => (window as unknown as FixtureWindow).__fixture.recorder.reader.frameCount >= n,
+    (n) => {
+      const f = (window as unknown as FixtureWindow).__fixture;
+      const a = f.game.arena;
+      return f.recorder.reader.frameCount >= n && f.game.waveNumber() >= 2 && a.nextId - a.byId.size > 6;
+    },
     LIVE_FRAMES,
     { timeout: 150_000, polling: 250 },
   );

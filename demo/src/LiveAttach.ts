@@ -212,7 +212,7 @@ export class LiveAttach {
   private show(): void {
     this.unsubscribe?.();
     const store = this.store;
-    const pb = this.overlay.showReplay(store);
+    const pb = this.overlay.showReplay(store, { name: 'live' });
     this.wantShow = false;
     this.shownStore = store;
     this.playback = pb;
@@ -242,6 +242,8 @@ export class LiveAttach {
   }
 
   private changed(): void {
+    // The timeline label says what is shown: "live … following", or the time state once the user took over.
+    if (this.shown) this.overlay.setReplayLabel('live', this.followingNow ? 'following' : null);
     for (const l of this.listeners) l();
   }
 }

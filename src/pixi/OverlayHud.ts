@@ -12,6 +12,12 @@ export interface ShownTime {
   readonly speed: number;
   /** Whether a loaded replay (not the live recording) is shown. */
   readonly replay: boolean;
+  /** What the label calls the replay shown (`ShowReplayOptions.name`, default "replay"). */
+  readonly name: string;
+  /** Shown instead of the time state when set (e.g. "following" for a live stream); null: the state. */
+  readonly status: string | null;
+  /** Changes with `name` or `status`, so that the label is rebuilt (numbers only in the per-tick check). */
+  readonly labelVersion: number;
 }
 
 /**
@@ -41,7 +47,7 @@ export class OverlayHud {
   private heightValue = -1;
   private helpText = '';
   private labelClock = 0;
-  private readonly labelKey = new Float64Array(7);
+  private readonly labelKey = new Float64Array(8);
   /** The position read for the label (a typed array: a double passed through a call may be boxed). */
   private readonly position = new Float64Array(1);
   /** What the readout shows: the entity, of which playback, with which camera mode. */
@@ -151,7 +157,7 @@ export class OverlayHud {
     this.labelClock -= dt;
     if (this.labelClock <= 0 && this.labelInputsChanged(pb, time)) {
       this.labelClock = 0.1;
-      this.timeline.setLabel(this.timelineLabel(pb, time.replay));
+      this.timeline.setLabel(this.timelineLabel(pb, time));
       this.timeline.setHeadFrame(pb);
     }
   }
@@ -200,7 +206,8 @@ export class OverlayHud {
       k[3] === st &&
       k[4] === speed &&
       k[5] === mode &&
-      k[6] === src
+      k[6] === src &&
+      k[7] === time.labelVersion
     ) {
       return false;
     }
@@ -211,19 +218,21 @@ export class OverlayHud {
     k[4] = speed;
     k[5] = mode;
     k[6] = src;
+    k[7] = time.labelVersion;
     return true;
   }
 
-  private timelineLabel(pb: Playback, replay: boolean): string {
+  private timelineLabel(pb: Playback, time: ShownTime): string {
     const r = pb.reader;
     if (r.frameCount === 0) return 'nothing recorded';
     const f = Math.round(pb.time.position);
     const t = r.timeOf(f);
     const span = r.timeOf(r.newestFrame) - r.timeOf(r.oldestFrame);
-    const src = replay ? 'replay' : 'live rec';
+    const src = time.replay ? time.name : 'live rec';
+    const state = time.replay && time.status !== null ? time.status : pb.time.state;
     return (
       `${src}  frame ${f}  [${r.oldestFrame}..${r.newestFrame}]  t=${(Number.isFinite(t) ? t : 0).toFixed(2)}s` +
-      `  held ${span.toFixed(1)}s  ${pb.time.state}  ×${pb.time.speed}  cam:${this.ctx.camera.mode}  H: help`
+      `  held ${span.toFixed(1)}s  ${state}  ×${pb.time.speed}  cam:${this.ctx.camera.mode}  H: help`
     );
   }
 }

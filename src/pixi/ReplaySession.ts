@@ -58,11 +58,14 @@ function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowR
 export class ReplaySession {
   private haltedValue = false;
   /** Time state and speed of the shown playback as of the last change event. */
-  private readonly shown: { state: PlaybackState; speed: number; replay: boolean } = {
-    state: 'live',
-    speed: 1,
-    replay: false,
-  };
+  private readonly shown: {
+    state: PlaybackState;
+    speed: number;
+    replay: boolean;
+    name: string;
+    status: string | null;
+    labelVersion: number;
+  } = { state: 'live', speed: 1, replay: false, name: 'replay', status: null, labelVersion: 0 };
   private replayPlayback: Playback | null = null;
   private replayStatic: StaticLayers | null = null;
   private readonly unsubscribeLive: () => void;
@@ -124,6 +127,7 @@ export class ReplaySession {
     this.replayPlayback = pb;
     this.replayStatic = source.staticLayers;
     this.shown.replay = true;
+    this.setLabel(options.name ?? 'replay', null);
     this.unsubscribeReplay = pb.time.onChange(() => this.onReplayTimeChange());
     if (!this.haltedValue) this.halt();
     this.worldVisibleAtReplay = ctx.world.visible;
@@ -136,6 +140,18 @@ export class ReplaySession {
     pb.time.pause();
     ctx.changed();
     return pb;
+  }
+
+  /**
+   * What the timeline label calls the replay shown, and a status shown instead of its time state
+   * (null: the state). Applies until the next `showReplay`. See `RewindOverlay.setReplayLabel`.
+   */
+  public setLabel(name: string, status: string | null): void {
+    const shown = this.shown;
+    if (name === shown.name && status === shown.status) return;
+    shown.name = name;
+    shown.status = status;
+    shown.labelVersion++;
   }
 
   /** See `RewindOverlay.returnToLive`. */

@@ -377,6 +377,21 @@ export class RewindOverlay {
     return this.session.showReplay(resolveReplay(source, options), options, !this.interpolateOn);
   }
 
+  /**
+   * Names the replay shown in the timeline label, and optionally a status shown there instead of
+   * its time state: a viewer following a live stream says "live … following" rather than
+   * "replay … paused". Does nothing while the live recording is shown; the next `showReplay`
+   * resets both (to its `name` option).
+   *
+   * @example
+   * overlay.showReplay(store, { name: 'live' });
+   * overlay.setReplayLabel('live', following ? 'following' : null);
+   */
+  public setReplayLabel(name: string, status: string | null = null): void {
+    if (this.session.replay === null) return;
+    this.session.setLabel(name, status);
+  }
+
   /** Drops the replay shown by `showReplay` and resumes the game (same as `resume()`). */
   public returnToLive(): void {
     this.session.returnToLive();

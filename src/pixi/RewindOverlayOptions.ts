@@ -217,6 +217,11 @@ export interface ShowReplayOptions {
   bookmarks?: ReadonlyArray<Readonly<ReplayBookmark>>;
   /** Time control and sampler options of the replay's playback. */
   playback?: Partial<PlaybackOptions>;
+  /**
+   * What the timeline label calls this replay (default "replay"), e.g. "live" for a stream from a
+   * running game; change it, and the status shown, with `RewindOverlay.setReplayLabel`.
+   */
+  name?: string;
 }
 
 /** What the overlay shows: the live recording, or a replay loaded with `showReplay`. */

@@ -234,6 +234,11 @@ export class Timeline {
     return this.tooltip.text;
   }
 
+  /** The text above the bar (for tests and tools). */
+  public get labelText(): string {
+    return this.label.text;
+  }
+
   /** The ruler's labels, left to right (for tests and tools). */
   public get rulerLabels(): string[] {
     return this.ruler.labelTexts;

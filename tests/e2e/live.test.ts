@@ -142,11 +142,19 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   expect(await viewer.locator('[data-id="live-sessions"]').textContent(), 'the session shown').toContain(
     'rewindable demo',
   );
+  const label = () =>
+    viewer.evaluate(async () => {
+      const o = (window as unknown as E2EWindow).__viewer.overlay;
+      await new Promise((r) => setTimeout(r, 250)); // the label is rebuilt at most every 0.1 s of ticks
+      return o.timeline.labelText;
+    });
+  expect(await label(), 'the timeline label while following').toMatch(/^live {2}frame \d+ .* following /);
 
   // Pause the viewer's copy: its playhead stays, the game runs on.
   await viewer.locator('[data-id="live-follow"]').click();
   const paused = await liveState(viewer);
   expect(paused.following, 'after the pause button').toBe(false);
+  expect(await label(), 'the timeline label once paused').toMatch(/^live {2}frame \d+ .* paused /);
   const at = paused.position;
   const gameAt = await game.evaluate(() => (window as unknown as E2EWindow).__demo.stats().newestFrame);
   const gameLater = await waitGameNewest(game, gameAt + 20);

@@ -250,3 +250,26 @@ describe('RewindOverlay time subscriptions', () => {
     }
   });
 });
+
+describe('RewindOverlay replay label', () => {
+  it('names the replay shown and shows a status instead of its time state (a viewer following a live stream)', async () => {
+    const { game, overlay } = await make(3);
+    run(game, overlay, 10);
+    const label = () => {
+      overlay.update(0.2); // the label is rebuilt at most every 0.1 s
+      return overlay.timeline.labelText;
+    };
+    overlay.pause();
+    expect(label()).toMatch(/^live rec {2}frame \d+ .* paused {2}×1/);
+    overlay.setReplayLabel('live', 'following'); // nothing while the live recording is shown
+    expect(label()).toMatch(/^live rec .* paused /);
+    overlay.showReplay({ reader: game.recorder.reader }, { name: 'live' });
+    expect(label()).toMatch(/^live {2}frame \d+ .* paused {2}×1/);
+    overlay.setReplayLabel('live', 'following');
+    expect(label()).toMatch(/^live {2}frame \d+ .* following {2}×1/);
+    overlay.setReplayLabel('live', null);
+    expect(label()).toMatch(/^live {2}frame .* paused /);
+    overlay.showReplay({ reader: game.recorder.reader });
+    expect(label()).toMatch(/^replay {2}frame .* paused /);
+  });
+});

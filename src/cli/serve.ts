@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { mkdirSync } from 'node:fs';
-import { LiveServer, type LiveServerOptions } from '../live/server/LiveServer';
+import { LiveServer } from '../live/server/LiveServer';
+import type { LiveServerOptions } from '../live/server/LiveServerOptions';
 import type { CliIo } from './info';
 
 export const SERVE_USAGE = `Usage: rewindable serve [options]

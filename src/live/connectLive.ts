@@ -1,4 +1,5 @@
-import { LiveSender, type LiveSenderOptions, type LiveSource } from './LiveSender';
+import { LiveSender } from './LiveSender';
+import type { LiveSenderOptions, LiveSource } from './LiveSenderOptions';
 import {
   BroadcastChannelTransport,
   type LiveTransport,

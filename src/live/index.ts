@@ -6,14 +6,13 @@
  */
 export { type ConnectLiveOptions, connectLive, liveUrl } from './connectLive';
 export { LiveError, type LiveErrorCode } from './LiveError';
+export { LiveSender, LiveSenderStats } from './LiveSender';
 export {
   DEFAULT_LIVE_SENDER_OPTIONS,
   type LiveCommandHandler,
-  LiveSender,
   type LiveSenderOptions,
-  LiveSenderStats,
   type LiveSource,
-} from './LiveSender';
+} from './LiveSenderOptions';
 export { DEFAULT_LIVE_STORE_OPTIONS, LiveStore, type LiveStoreOptions } from './LiveStore';
 export {
   BroadcastChannelTransport,

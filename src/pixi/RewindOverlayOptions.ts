@@ -12,7 +12,7 @@ import type { Pausable } from './Pausables';
 import type { OnionSkinOptions } from './OnionSkin';
 import type { ParagraphStyle } from './ParagraphPool';
 import type { TextPanelStyle } from './TextPanel';
-import type { TimelineStyle } from './Timeline';
+import type { TimelineStyle } from './TimelineStyle';
 
 /**
  * Settings of `RewindOverlay`; see `DEFAULT_REWIND_OVERLAY_OPTIONS`.

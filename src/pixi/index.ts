@@ -54,7 +54,8 @@ export {
   type KeyLine,
   type OverlayCommand,
 } from './KeyboardControls';
-export { DEFAULT_TIMELINE_STYLE, type Timeline, type TimelineStyle } from './Timeline';
+export type { Timeline } from './Timeline';
+export { DEFAULT_TIMELINE_STYLE, type TimelineStyle } from './TimelineStyle';
 export type { TimelineScale } from './TimelineScale';
 export type { TimelineLane } from './TimelineLanes';
 export { DEFAULT_ONION_SKIN_OPTIONS, type OnionSkin, type OnionSkinOptions } from './OnionSkin';

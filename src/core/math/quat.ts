@@ -11,6 +11,9 @@
  * square root, no decoding). Worst case measured (hill climbing): 0.1586°, near (±½, ±½, ±½, ±½)
  * and near (1/√2, 1/√2, 0, 0); uniform random rotations stay under 0.153° (10M samples). Nearest
  * rounding alone reached 0.274°. See the tests.
+ *
+ * Size: over 450 lines, 180 of them the encoder's definition and its error bound; the definition,
+ * its proof and every path that must give the same bits (scalar, columns, exact ties) stay together.
  */
 
 const INV_SQRT2 = Math.SQRT1_2;

@@ -5,7 +5,8 @@ import { Lifetimes } from './Lifetimes';
 import { MarkerIndex } from './MarkerIndex';
 import type { SampleBuffer } from './SampleBuffer';
 import { Sampler, type SamplerOptions } from './Sampler';
-import { TimeControl, type TimeControlOptions } from './TimeControl';
+import { TimeControl } from './TimeControl';
+import type { TimeControlOptions } from './TimeControlOptions';
 
 /** Playback settings: those of its time control and of its sampler. */
 export interface PlaybackOptions {

@@ -1,39 +1,8 @@
 import type { FrameReader } from '../read/FrameReader';
+import { DEFAULT_TIME_CONTROL_OPTIONS, type TimeControlOptions } from './TimeControlOptions';
 
 /** `live`: the game runs and records, the view follows the newest frame. `paused`/`playing`: viewing the past. */
 export type PlaybackState = 'live' | 'paused' | 'playing';
-
-/** Time-control settings; see `DEFAULT_TIME_CONTROL_OPTIONS`. */
-export interface TimeControlOptions {
-  /** Slowest speed magnitude (slow motion), > 0. */
-  minSpeed: number;
-  /** Fastest speed magnitude, >= `minSpeed`. */
-  maxSpeed: number;
-  /** Playing past an end wraps to the other end instead of stopping. */
-  loop: boolean;
-  /**
-   * Seconds a frame lasts in playback when its recorded dt is zero, negative or missing and the
-   * recorded times give no better answer (e.g. the very first frame, or a paused game still recording).
-   */
-  fallbackDt: number;
-  /** Longest a single frame lasts in playback, in seconds: a recorded hitch (tab switch) is not replayed in full. */
-  maxFrameDt: number;
-  /**
-   * Keep the speed when going live. Default false: `goLive` sets the speed back to 1×, so the next
-   * pause plays forwards at 1× whatever speed the last one ended at.
-   */
-  keepSpeed: boolean;
-}
-
-/** The defaults merged under the options given to `new TimeControl(...)`. */
-export const DEFAULT_TIME_CONTROL_OPTIONS: Readonly<TimeControlOptions> = Object.freeze({
-  minSpeed: 0.05,
-  maxSpeed: 8,
-  loop: false,
-  fallbackDt: 1 / 60,
-  maxFrameDt: 1,
-  keepSpeed: false,
-});
 
 /**
  * The one object that says which moment is viewed. It changes only through commands (pause, play,
@@ -50,6 +19,10 @@ export const DEFAULT_TIME_CONTROL_OPTIONS: Readonly<TimeControlOptions> = Object
  * Positions are frame numbers as in `FrameReader`, fractional between frames. Playing advances by
  * the frames' RECORDED dt times the speed, so a replay runs true to real time even when the game's
  * frame rate varied. With an empty ring, commands change the state but the position stays put.
+ *
+ * Size: one state machine, kept in one file on purpose (a third of it is this contract): every
+ * command clamps against the frames held and the range and emits at most one change event, and
+ * splitting the range or the speed out would give that rule two owners.
  *
  * @example
  * const time = new TimeControl(recorder.reader);

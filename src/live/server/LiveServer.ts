@@ -1,8 +1,8 @@
 /// <reference types="node" />
 import { timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { LiveError } from '../LiveError';
 import { parseSubscribe } from '../messages';
@@ -16,59 +16,12 @@ import {
   messageType,
 } from '../protocol';
 import { LiveValidator } from '../LiveValidator';
-import { DEFAULT_PERSIST_OPTIONS, type PersistOptions, SessionPersister } from './SessionPersister';
+import { DEFAULT_LIVE_SERVER_OPTIONS, type LiveServerOptions } from './LiveServerOptions';
+import { serveFile } from './serveFile';
+import { DEFAULT_PERSIST_OPTIONS, SessionPersister } from './SessionPersister';
 import { minimalViewerPage } from './minimalPage';
 
-/** Settings of `LiveServer.start`; see `DEFAULT_LIVE_SERVER_OPTIONS`. */
-export interface LiveServerOptions {
-  /** Interface to bind: loopback by default. Anything else needs `allowRemote`. */
-  host: string;
-  /** Port (0: any free port). */
-  port: number;
-  /** Required to listen on a non-loopback interface (the server then warns, and a token is advised). */
-  allowRemote: boolean;
-  /** A shared token clients must give (`?token=`); null: none. */
-  token: string | null;
-  /** A built viewer to serve (the directory holding viewer.html, e.g. dist-demo); null or missing: a minimal page. */
-  viewerDir: string | null;
-  /** Rolling `.rwd` files of every session; null: no persistence. */
-  persist: (Partial<PersistOptions> & { dir: string }) | null;
-  /** What a stream's messages may hold. */
-  limits: Partial<LiveLimits>;
-  /** Sessions and viewers at once. */
-  maxSessions: number;
-  maxViewers: number;
-  /** A viewer whose socket holds more unsent bytes than this misses frames (and catches up with a resync). */
-  viewerMaxBufferedBytes: number;
-  /** Log lines (start, sessions, refused streams). */
-  log: (line: string) => void;
-}
-
-export const DEFAULT_LIVE_SERVER_OPTIONS: Readonly<LiveServerOptions> = Object.freeze({
-  host: '127.0.0.1',
-  port: 7070,
-  allowRemote: false,
-  token: null,
-  viewerDir: null,
-  persist: null,
-  limits: {},
-  maxSessions: 64,
-  maxViewers: 256,
-  viewerMaxBufferedBytes: 4 * 1024 * 1024,
-  log: () => {},
-});
-
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json',
-};
 /** Resyncs a session asks its game for at most this often. */
 const RESYNC_INTERVAL_MS = 500;
 
@@ -247,22 +200,7 @@ export class LiveServer {
         res.writeHead(302, { location: this.viewerPath(req.headers.host, url.searchParams.get('token')) }).end();
         return;
       }
-      const root = resolve(dir);
-      let rel: string;
-      try {
-        rel = decodeURIComponent(url.pathname).replace(/^\/+/, '');
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      const path = normalize(join(root, rel));
-      if (path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile()) {
-        res
-          .writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' })
-          .end(readFileSync(path));
-        return;
-      }
-      res.writeHead(404).end();
+      if (!serveFile(dir, url.pathname, res)) res.writeHead(404).end();
       return;
     }
     if (url.pathname === '/') {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TIME_CONTROL_OPTIONS, TimeControl } from '../TimeControl';
+import { TimeControl } from '../TimeControl';
+import { DEFAULT_TIME_CONTROL_OPTIONS } from '../TimeControlOptions';
 import { quietRecorder } from './helpers';
 import type { Recorder } from '../../record/Recorder';
 

@@ -280,7 +280,8 @@ export class EntityPresenter {
       // The overlay's own save first (it also changed visibility), then what the binding captured.
       restoreEntity(obj, this.liveSaved, s * SAVED_WORDS);
       const texture = this.liveTextures[s];
-      if (texture !== null && texture !== undefined && (obj as Sprite).texture !== texture) (obj as Sprite).texture = texture;
+      if (texture !== null && texture !== undefined && (obj as Sprite).texture !== texture)
+        (obj as Sprite).texture = texture;
       this.liveTextures[s] = null;
       if (custom) {
         try {

@@ -101,7 +101,14 @@ export function blendBones(
  * only one that has the row). A row without display state in the frame it takes it from has none
  * (`display[k]` 0: a binding leaves the object's own). `fromB` null: the rows are `a`'s, as decoded.
  */
-export function sampleDisplay(a: EntityBuffer, b: EntityBuffer, fromA: Int32Array, fromB: Int32Array | null, n: number, out: SampleBuffer): void {
+export function sampleDisplay(
+  a: EntityBuffer,
+  b: EntityBuffer,
+  fromA: Int32Array,
+  fromB: Int32Array | null,
+  n: number,
+  out: SampleBuffer,
+): void {
   out.hasDisplay = a.hasDisplay || b.hasDisplay;
   if (!out.hasDisplay) return;
   out.ensureDisplay(n);

@@ -67,16 +67,39 @@ export class DisplayStage {
   }
 
   /**
-   * The record of staged entity `entity` (a new one, or the one a second call for the same entity
-   * replaces); returns the record's slot. The caller stores the values.
+   * The record of staged entity `entity` (a new one, or the one an earlier call for the same entity
+   * made, which this call replaces); returns the record's slot. The caller stores the values.
+   * Records stay in increasing entity order, one an entity (the section's invariant): the usual call
+   * (`display` right after its entity, `displayColumns` after its call) appends; a call for an
+   * entity before the last record (`displayColumns` after a `display` for the last entity of the
+   * batch, or a second `displayColumns`) finds its record, or inserts one in order.
    */
   public slot(entity: number): number {
     const c = this.count;
-    if (c > 0 && this.index[c - 1] === entity) return c - 1;
     if (c === 0 && this.index.length === 0) this.allocate();
-    this.index[c] = entity;
+    const index = this.index;
+    if (c === 0 || index[c - 1] < entity) {
+      index[c] = entity;
+      this.count = c + 1;
+      return c;
+    }
+    // Rare: binary search for the first record at or after `entity`.
+    let lo = 0;
+    let hi = c - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (index[mid] < entity) lo = mid + 1;
+      else hi = mid;
+    }
+    if (index[lo] === entity) return lo;
+    index.copyWithin(lo + 1, lo, c);
+    this.scaleX.copyWithin(lo + 1, lo, c);
+    this.scaleY.copyWithin(lo + 1, lo, c);
+    this.alpha.copyWithin(lo + 1, lo, c);
+    this.bits.copyWithin(lo + 1, lo, c);
+    index[lo] = entity;
     this.count = c + 1;
-    return c;
+    return lo;
   }
 
   /** Checks and repairs the values just stored in `slot` (see `Recorder.display` for the rules). */

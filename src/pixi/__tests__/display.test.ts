@@ -67,6 +67,6 @@ describe('2D display state through the default binding (issue 19)', () => {
     expect(pop.scale.x).toBe(expected[9][0]);
     expect(pop.alpha).toBe(expected[9][1]);
     expect(pop.visible).toBe(false);
-    expect(anim.texture === expected[9][3], "the texture at pause is back").toBe(true);
+    expect(anim.texture === expected[9][3], 'the texture at pause is back').toBe(true);
   });
 });

@@ -59,6 +59,49 @@ describe('replay format 2: the display section (issue 19)', () => {
     }
   });
 
+  it('display calls for earlier entities of the frame keep one record an entity, in entity order, and load', () => {
+    // display() after a batch, then displayColumns for the whole batch; displayColumns twice: each
+    // later value replaces the earlier one, and the saved file passes the strict loader.
+    const r = new Recorder({ onWarning: () => {} });
+    const ids = new Int32Array([4, 5, 6]);
+    const cols = {
+      ids,
+      x: new Float32Array(3),
+      y: new Float32Array(3),
+      z: new Float32Array(3),
+      qx: new Float32Array(3),
+      qy: new Float32Array(3),
+      qz: new Float32Array(3),
+      qw: new Float32Array([1, 1, 1]),
+    };
+    const first = { scaleX: [1, 1, 1], scaleY: [1, 1, 1], alpha: [1, 1, 1] };
+    const second = { scaleX: [2, 3, 4], scaleY: [5, 6, 7], alpha: [0.25, 0.5, 0.75] };
+    r.beginFrame(0, 1);
+    r.entityColumns(3, cols);
+    r.display(6, 9, 9, 0, false);
+    r.displayColumns(3, first);
+    r.displayColumns(3, second);
+    r.entity2D(7, 0, 0, 0);
+    r.display(7, 8, 8, 1);
+    r.endFrame();
+    r.beginFrame(1, 1);
+    r.entityBatch(3, ids, new Float32Array(9), new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]));
+    r.display(6, 9, 9, 0);
+    r.displayColumns(3, second);
+    r.endFrame();
+    expect(r.ring.u32[r.ring.offsetOf(0) + H_DISPLAY_WORDS]).toBe(4 * DISPLAY_WORDS);
+    expect(r.ring.u32[r.ring.offsetOf(1) + H_DISPLAY_WORDS]).toBe(3 * DISPLAY_WORDS);
+    const loaded = loadReplay(saveReplay(r, { buildId: 'b', savedAt: 't' }));
+    const e = new EntityBuffer();
+    for (let f = 0; f < 2; f++) {
+      loaded.reader.readEntities(f, e);
+      expect(Array.from(e.scales.subarray(0, 6))).toEqual([2, 5, 3, 6, 4, 7]);
+      for (let i = 0; i < 3; i++) expect(e.alphas[i]).toBeCloseTo(0.25 * (i + 1), 4);
+      expect(Array.from(e.display.subarray(0, 3))).toEqual([3, 3, 3]);
+    }
+    expect(e.count).toBe(3);
+  });
+
   it('a format-1 file (no texture names, word 21 zero) still loads', () => {
     const r = new Recorder({ onWarning: () => {} });
     r.beginFrame(0, 1);

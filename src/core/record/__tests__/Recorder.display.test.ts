@@ -72,10 +72,23 @@ describe('Recorder: 2D display state (issue 19)', () => {
     r.reader.readEntities(0, e);
     expect([e.scales[0], e.scales[1], e.alphas[0], e.textures[0]]).toEqual([1, 1, 1, -1]);
     const T = r.texture('t');
-    const cols = { ids: new Int32Array([5, 6, 7]), x: new Float32Array(3), y: new Float32Array(3), z: new Float32Array(3),
-      qx: new Float32Array(3), qy: new Float32Array(3), qz: new Float32Array(3), qw: new Float32Array([1, 1, 1]) };
-    const disp = { scaleX: new Float32Array([1, 2, 3]), scaleY: new Float32Array([4, 5, 6]), alpha: new Float32Array([0, 0.5, 1]),
-      visible: new Uint8Array([1, 0, 1]), texture: new Int32Array([T, -1, T]) };
+    const cols = {
+      ids: new Int32Array([5, 6, 7]),
+      x: new Float32Array(3),
+      y: new Float32Array(3),
+      z: new Float32Array(3),
+      qx: new Float32Array(3),
+      qy: new Float32Array(3),
+      qz: new Float32Array(3),
+      qw: new Float32Array([1, 1, 1]),
+    };
+    const disp = {
+      scaleX: new Float32Array([1, 2, 3]),
+      scaleY: new Float32Array([4, 5, 6]),
+      alpha: new Float32Array([0, 0.5, 1]),
+      visible: new Uint8Array([1, 0, 1]),
+      texture: new Int32Array([T, -1, T]),
+    };
     r.beginFrame(1, 1);
     r.entityColumns(3, cols);
     r.displayColumns(3, disp);

@@ -57,7 +57,11 @@ export function allocationWorkload(): AllocationWorkload {
     qw: new Array<number>(P).fill(0.8),
   };
   const TEX = r.texture('coin');
-  const disp = { scaleX: new Float32Array(M).fill(1), scaleY: new Float32Array(M).fill(2), alpha: new Float32Array(M).fill(0.5) };
+  const disp = {
+    scaleX: new Float32Array(M).fill(1),
+    scaleY: new Float32Array(M).fill(2),
+    alpha: new Float32Array(M).fill(0.5),
+  };
   let f = 0;
   const frame = () => {
     for (let i = 0; i < N; i++) {

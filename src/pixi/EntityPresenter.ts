@@ -1,4 +1,4 @@
-import type { Container, Graphics, StrokeStyle } from 'pixi.js';
+import { type Container, type Graphics, Sprite, type StrokeStyle, type Texture } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, growTyped } from '../core/read/buffers';
@@ -74,6 +74,8 @@ export class EntityPresenter {
   // Live slots.
   private liveObjs: Container[] = [];
   private liveStates: unknown[] = [];
+  /** Each live sprite's texture at takeover (the default apply may change it), null for other objects. */
+  private liveTextures: Array<Texture | null> = [];
   private liveHandles = new Int32Array(16);
   private liveSeen = new Int32Array(16);
   private liveSaved = new Float64Array(16 * SAVED_WORDS);
@@ -233,6 +235,9 @@ export class EntityPresenter {
       view.setTransform(sample.positions, sample.rotations, i);
       this.toLocal(obj, view);
       view.flags = sample.flags[i];
+      view.setDisplay(sample, i, pb.reader.textures);
+      // Visibility: a seen object as it was (live) or shown (re-created); recorded display state may change it.
+      obj.visible = mode === LIVE ? this.liveSaved[slot * SAVED_WORDS + 5] === 1 : true;
       const k = table.kindOf[h];
       view.kind = k >= 0 ? table.kinds[k] : undefined;
       view.label = table.labels[h];
@@ -245,13 +250,13 @@ export class EntityPresenter {
       }
       if (showBones && hasBones) bonePath = this.stickFigure(bg, sample, i, h) || bonePath;
     }
-    // Visibility: seen objects as they were (live) or shown (re-created); the others hidden.
+    // Visibility: the objects not seen are hidden (the seen ones were set above).
     for (let s = 0; s < this.liveCountValue; s++) {
-      this.liveObjs[s].visible = this.liveSeen[s] === stamp && this.liveSaved[s * SAVED_WORDS + 5] === 1;
+      if (this.liveSeen[s] !== stamp) this.liveObjs[s].visible = false;
     }
     for (let k = 0; k < this.inUse.length; k++) {
       const r = this.inUse[k];
-      this.recObjs[r].visible = this.recSeen[r] === stamp;
+      if (this.recSeen[r] !== stamp) this.recObjs[r].visible = false;
     }
     if (ghostPath) {
       ghostStroke.color = this.options.ghostColor;
@@ -274,6 +279,10 @@ export class EntityPresenter {
       const obj = this.liveObjs[s];
       // The overlay's own save first (it also changed visibility), then what the binding captured.
       restoreEntity(obj, this.liveSaved, s * SAVED_WORDS);
+      const texture = this.liveTextures[s];
+      if (texture !== null && texture !== undefined && (obj as Sprite).texture !== texture)
+        (obj as Sprite).texture = texture;
+      this.liveTextures[s] = null;
       if (custom) {
         try {
           this.binding.restore!(obj, this.liveStates[s]);
@@ -323,6 +332,7 @@ export class EntityPresenter {
     this.liveSeen[s] = 0;
     // Always saved: visibility and tint are read from here even with a custom capture.
     saveEntity(obj, this.liveSaved, s * SAVED_WORDS);
+    this.liveTextures[s] = obj instanceof Sprite ? obj.texture : null;
     if (this.binding.capture !== undefined) {
       try {
         this.liveStates[s] = this.binding.capture(obj);

@@ -3,10 +3,11 @@
  * Only `find` is required; the defaults suit a 2D game whose entities are containers placed in the
  * world container's coordinates.
  */
-import type { Container } from 'pixi.js';
+import { Cache, type Container, Sprite, Texture } from 'pixi.js';
 import { EntityFlags } from '../core/format/layout';
 import { quatToAngleZ } from '../core/math/quat';
 import { SampleBuffer } from '../core/playback/SampleBuffer';
+import { DISPLAY_SHOWN } from '../core/read/buffers';
 import { setPointExact, setRotationExact } from './camera';
 
 const EMPTY_SAMPLE = new SampleBuffer();
@@ -44,6 +45,17 @@ export interface EntityView {
   readonly localAngle: number;
   /** Display flags of the nearer frame (`EntityFlags`). */
   readonly flags: number;
+  /**
+   * Whether the entity has 2D display state in the sample (`Recorder.display`); the five fields
+   * below hold it only then. Scale and alpha are blended, `visible` and `texture` from the nearer frame.
+   */
+  readonly hasDisplay: boolean;
+  readonly scaleX: number;
+  readonly scaleY: number;
+  readonly alpha: number;
+  readonly visible: boolean;
+  /** Texture name (`Recorder.texture`) the entity showed, or undefined for none. */
+  readonly texture: string | undefined;
   /** Kind named by `recorder.describe`, if any. */
   readonly kind: string | undefined;
   /** Label named by `recorder.describe`, if any. */
@@ -78,6 +90,12 @@ export class EntityViewState implements EntityView {
   public localY = 0;
   public localAngle = 0;
   public flags = 0;
+  public hasDisplay = false;
+  public scaleX = 1;
+  public scaleY = 1;
+  public alpha = 1;
+  public visible = true;
+  public texture: string | undefined = undefined;
   public kind: string | undefined = undefined;
   public label: string | undefined = undefined;
   public baseTint = 0xffffff;
@@ -95,6 +113,19 @@ export class EntityViewState implements EntityView {
     this.qz = rotations[i * 4 + 2];
     this.qw = rotations[i * 4 + 3];
     this.angle = quatToAngleZ(rotations, i * 4);
+  }
+
+  /** Fills the display state of row `i` of `sample` (none when it has none); `textures` names the indices. */
+  public setDisplay(sample: SampleBuffer, i: number, textures: readonly string[]): void {
+    const d = sample.hasDisplay ? sample.display[i] : 0;
+    this.hasDisplay = d !== 0;
+    if (d === 0) return;
+    this.scaleX = sample.scales[i * 2];
+    this.scaleY = sample.scales[i * 2 + 1];
+    this.alpha = sample.alphas[i];
+    this.visible = (d & DISPLAY_SHOWN) !== 0;
+    const t = sample.textures[i];
+    this.texture = t >= 0 ? textures[t] : undefined;
   }
 }
 
@@ -166,6 +197,26 @@ export function applyEntity2D(obj: Container, view: EntityView): void {
   obj.rotation = view.localAngle;
   // Setting a tint costs a colour conversion in pixi even when unchanged: only on change.
   if (obj.tint !== view.flagTint) obj.tint = view.flagTint;
+  if (view.hasDisplay) applyDisplay2D(obj, view);
+}
+
+/**
+ * Applies recorded 2D display state (`Recorder.display`): scale, alpha, visibility, and the
+ * texture of a `Sprite` when its name is in pixi's `Cache` (an `Assets` alias, or `Cache.set(name,
+ * texture)`); part of `applyEntity2D`. The overlay restores all of it on resume.
+ *
+ * @example
+ * apply: (obj, view) => { applyEntity2D(obj, view); if (view.texture) label.text = view.texture; },
+ */
+export function applyDisplay2D(obj: Container, view: EntityView): void {
+  if (obj.scale.x !== view.scaleX || obj.scale.y !== view.scaleY) obj.scale.set(view.scaleX, view.scaleY);
+  obj.alpha = view.alpha;
+  obj.visible = view.visible;
+  const name = view.texture;
+  if (name !== undefined && obj instanceof Sprite && Cache.has(name)) {
+    const t = Cache.get<unknown>(name);
+    if (t instanceof Texture && obj.texture !== t) obj.texture = t;
+  }
 }
 
 /**

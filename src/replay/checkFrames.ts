@@ -1,6 +1,9 @@
 import {
   BONE_INDEX_BITS,
   BONE_INDEX_MASK,
+  DISPLAY_INDEX_MASK,
+  DISPLAY_VISIBLE,
+  DISPLAY_WORDS,
   EVENT_WORDS,
   FRAME_HAS_CAMERA,
   FRAME_TRUNCATED,
@@ -10,6 +13,7 @@ import {
   H_CAM_ROT,
   H_CAM_X,
   H_CAM_ZOOM,
+  H_DISPLAY_WORDS,
   H_DT,
   H_ENTITY_COUNT,
   H_EVENT_COUNT,
@@ -20,6 +24,7 @@ import {
   H_PRIM_WORDS,
   H_TIME,
   H_TOTAL_WORDS,
+  NO_TEXTURE,
   PRIM_TEXT,
   PRIM_TYPE_COUNT,
   PRIM_WORDS,
@@ -47,6 +52,11 @@ export interface FrameCheckContext {
   /** Time of the previous frame checked (times never go back). */
   previousTime: number;
   channelCount: number;
+  /**
+   * Texture names of the recording (format 2): a display record's texture index must be below
+   * this or `NO_TEXTURE`. Undefined: any index is accepted (a stream that sends no names).
+   */
+  textureCount?: number;
   eventKindCount: number;
   maxEntitiesPerFrame: number;
   /** Counts the words and records walked (for tests proving the work is bounded by the input). */
@@ -61,6 +71,7 @@ const HEADER_WORDS_ = HEADER_WORDS;
 const BONE_INDEX_BITS_ = BONE_INDEX_BITS;
 const BONE_INDEX_MASK_ = BONE_INDEX_MASK;
 const EVENT_WORDS_ = EVENT_WORDS;
+const DISPLAY_WORDS_ = DISPLAY_WORDS;
 const PRIM_TEXT_ = PRIM_TEXT;
 const PRIM_TYPE_COUNT_ = PRIM_TYPE_COUNT;
 const PRIM_WORDS_ = Int32Array.from(PRIM_WORDS);
@@ -134,12 +145,15 @@ export function checkFrame(
       `${n} entities exceed the limit of ${Math.min(ctx.maxEntitiesPerFrame, BONE_INDEX_MASK_ + 1)}`,
     );
   }
+  const displayWords = u[at + H_DISPLAY_WORDS];
+  if (displayWords % DISPLAY_WORDS_ !== 0)
+    corrupt(`${path}.displayWords`, `${displayWords} is not a multiple of ${DISPLAY_WORDS_}`);
   // Sums in doubles: no 32-bit overflow can make a huge count look small.
-  const expected = HEADER_WORDS_ + n * 5 + boneWords + primWords + eventCount * EVENT_WORDS_;
+  const expected = HEADER_WORDS_ + n * 5 + boneWords + primWords + eventCount * EVENT_WORDS_ + displayWords;
   if (expected !== words) {
     corrupt(
       path,
-      `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}) need ${expected} words, the frame has ${words}`,
+      `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}, display words ${displayWords}) need ${expected} words, the frame has ${words}`,
     );
   }
   if (ctx.work !== null) ctx.work.units += words;
@@ -204,6 +218,44 @@ export function checkFrame(
     if (u[w] >= ctx.eventKindCount)
       corrupt(`${path}.events[${i}]`, `kind ${u[w]} is not among the ${ctx.eventKindCount} event kinds`);
     if (firstNonFinite(f, w + 2, w + EVENT_WORDS_) >= 0) corrupt(`${path}.events[${i}]`, 'a value is not finite');
+  }
+  if (displayWords > 0)
+    checkDisplay(u, f, eBase + eventCount * EVENT_WORDS_, displayWords, n, ctx.textureCount, `${path}.display`);
+}
+
+/**
+ * Checks the display records in `u[start, start + words)`: entity indices below `n`, strictly
+ * increasing (one record an entity at most), no unknown bits, finite scales, texture indices below
+ * `textureCount` (when known) or `NO_TEXTURE`.
+ */
+function checkDisplay(
+  u: Uint32Array,
+  f: Float32Array,
+  start: number,
+  words: number,
+  n: number,
+  textureCount: number | undefined,
+  path: string,
+): void {
+  let previous = -1;
+  for (let k = 0; k < words / DISPLAY_WORDS_; k++) {
+    const w = start + k * DISPLAY_WORDS_;
+    const head = u[w];
+    const idx = head & DISPLAY_INDEX_MASK;
+    if ((head & ~(DISPLAY_INDEX_MASK | DISPLAY_VISIBLE)) !== 0)
+      corrupt(`${path}[${k}]`, `unknown bits 0x${(head >>> 0).toString(16)}`);
+    if (idx >= n) corrupt(`${path}[${k}]`, `entity index ${idx} is not below the entity count ${n}`);
+    if (idx <= previous)
+      corrupt(
+        `${path}[${k}]`,
+        `entity index ${idx} does not follow ${previous} (records are in increasing entity order, one each)`,
+      );
+    previous = idx;
+    if (firstNonFinite(f, w + 1, w + 3) >= 0) corrupt(`${path}[${k}]`, 'a scale is not finite');
+    const tex = u[w + 3] >>> 16;
+    if (textureCount !== undefined && tex !== NO_TEXTURE && tex >= textureCount) {
+      corrupt(`${path}[${k}]`, `texture ${tex} is not among the ${textureCount} texture names`);
+    }
   }
 }
 

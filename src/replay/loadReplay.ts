@@ -1,4 +1,4 @@
-import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES } from '../core/format/layout';
+import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES, MAX_TEXTURES } from '../core/format/layout';
 import { channelBudgetProblem, colorProblem, skeletonProblem } from '../core/validate/rules';
 import { FrameReader } from '../core/read/FrameReader';
 import { ChannelRegistry, MAX_CHANNELS } from '../core/store/ChannelRegistry';
@@ -74,6 +74,8 @@ export interface LoadedReplay {
   readonly entities: EntityTable;
   readonly channels: ChannelRegistry;
   readonly eventKinds: string[];
+  /** Texture names of the display state (format 2; empty in a format-1 file). */
+  readonly textures: string[];
   readonly staticLayers: StaticLayers;
   /** Reads the loaded frames, like `recorder.reader` reads live ones. */
   readonly reader: FrameReader;
@@ -422,6 +424,11 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   const kinds = parseNames(h.req('kinds'), 'header.kinds', limits, true);
   const skeletons = parseSkeletons(h.opt('skeletons'), kinds.length);
   const eventKinds = parseNames(h.req('eventKinds'), 'header.eventKinds', limits, false);
+  // Format 2: texture names of the display state; a format-1 file has none (and no display section).
+  const texturesRaw = h.opt('textures');
+  const textures = texturesRaw === undefined ? [] : parseNames(texturesRaw, 'header.textures', limits, false);
+  if (textures.length > MAX_TEXTURES)
+    tooLarge('header.textures', `${textures.length} texture names exceed the limit of ${MAX_TEXTURES}`);
   const ents = parseEntities(h.req('entities'), kinds.length, limits, warnings);
   const bookmarks = parseBookmarks(h.opt('bookmarks'), limits, warnings);
   const layers = parseStaticLayers(h.opt('staticLayers'), channelList.length, limits, warnings, work);
@@ -482,6 +489,7 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     stamp: new Int32Array(rows).fill(-1),
     channelCount: channelList.length,
     eventKindCount: eventKinds.length,
+    textureCount: textures.length,
     maxEntitiesPerFrame: limits.maxEntitiesPerFrame,
     previousTime: Number.NEGATIVE_INFINITY,
     work,
@@ -578,8 +586,9 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     entities,
     channels,
     eventKinds,
+    textures,
     staticLayers,
-    reader: new FrameReader(ring, entities, channels, eventKinds),
+    reader: new FrameReader(ring, entities, channels, eventKinds, textures),
     warnings: warnings.list,
   };
 }

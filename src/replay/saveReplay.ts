@@ -235,6 +235,7 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     return s === undefined ? null : Array.from(s);
   });
   const eventKinds = reader.eventKinds.map((k, i) => gameString(k, `source.eventKinds[${i}]`));
+  const textures = reader.textures.map((k, i) => gameString(k, `source.textures[${i}]`));
   const channels = reader.channels.list().map((c) => ({
     name: checkString(c.name, `source.channels[${c.index}].name`),
     color: c.color & 0xffffff,
@@ -259,6 +260,7 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     kinds,
     skeletons,
     eventKinds,
+    textures,
     entities: {
       handle: eHandle,
       id: eId,

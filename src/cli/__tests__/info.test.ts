@@ -42,7 +42,7 @@ describe('replayInfo', () => {
   it('summarises frames, time span, entities, channels, bookmarks and over-budget frames', () => {
     const s = replayInfo(bytes);
     const r = rec.reader;
-    expect(s.formatVersion).toBe(1);
+    expect(s.formatVersion).toBe(2);
     expect(s.buildId).toBe('build-7');
     expect(s.note).toBe('fell through floor');
     expect({ ...s.fields }).toEqual({ level: 'cave' });

@@ -12,6 +12,7 @@
  * | bones      | `boneWords`              | per skinned entity: `index \| count << 20`, count quats, 3·count f32 offsets |
  * | primitives | `primWords`              | debug-draw records, see `PRIM_*`                               |
  * | events     | `EVENT_WORDS·eventCount` | kind, subject id, x, y, z, value                               |
+ * | display    | `displayWords`           | per entity with 2D display state: see `DISPLAY_WORDS` (format 2)  |
  *
  * The replay file format (docs/replay-format.md) stores these words verbatim.
  *
@@ -41,6 +42,11 @@ export const H_CAM_Z = 17;
 export const H_CAM_ROT = 18;
 export const H_CAM_ZOOM = 19;
 export const H_TOTAL_WORDS = 20;
+/**
+ * Words of the display section (format 2; a multiple of `DISPLAY_WORDS`). Word 21 was padding in
+ * format 1, always 0: a format-1 frame has no display section.
+ */
+export const H_DISPLAY_WORDS = 21;
 /** Header size in words (even, so the sections that follow keep 8-byte frame alignment simple). */
 export const HEADER_WORDS = 22;
 
@@ -104,6 +110,20 @@ export type PrimitiveTypeValue = (typeof PrimitiveType)[keyof typeof PrimitiveTy
 
 /** Floats carried by a primitive on the read side (the widest is the arrow). */
 export const PRIM_FLOATS = 7;
+
+/**
+ * One display record (2D display state of one entity in the frame), 4 words: word 0 the entity's
+ * index in the frame (low 20 bits) and `DISPLAY_VISIBLE` (bit 20); words 1-2 scale x and y
+ * (float32); word 3 alpha in [0, 1] as `round(alpha · 65535)` (low 16 bits) and the texture index
+ * (high 16 bits; `NO_TEXTURE`: none). Records are in increasing entity index, at most one each.
+ */
+export const DISPLAY_WORDS = 4;
+export const DISPLAY_INDEX_MASK = (1 << 20) - 1;
+export const DISPLAY_VISIBLE = 1 << 20;
+/** Texture index of a display record that names no texture. */
+export const NO_TEXTURE = 0xffff;
+/** Most texture names of a recording (indices 0 .. 65,534). */
+export const MAX_TEXTURES = 0xffff;
 
 /** One event record: kind, subject id, x, y, z, value. */
 export const EVENT_WORDS = 6;

@@ -1,7 +1,7 @@
 import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
-import { BLEND_T, blendBones, copyBones, copyEntity, seriesCoef } from './sampleRows';
+import { BLEND_T, blendBones, copyBones, copyEntity, sampleDisplay, seriesCoef } from './sampleRows';
 import { Presence, type SampleBuffer } from './SampleBuffer';
 import type { TimeControl } from './TimeControl';
 
@@ -205,6 +205,11 @@ export class Sampler {
 
     if (sa === sb) this.copyFrame(sa.entities, out);
     else this.blend(sa.entities, sb.entities, out);
+    if (sa.entities.hasDisplay || sb.entities.hasDisplay) {
+      sampleDisplay(sa.entities, sb.entities, this.fromA, sa === sb ? null : this.fromB, n, out);
+    } else {
+      out.hasDisplay = false;
+    }
     return true;
   }
 

@@ -93,3 +93,57 @@ export function blendBones(
     dof[d * 3 + j] = x + (bo[sb * 3 + j] - x) * t;
   }
 }
+
+/**
+ * The 2D display state of the sample's `n` rows: row `k` is entity `fromA[k]` of `a` and
+ * `fromB[k]` of `b` (-1: absent). Scale and alpha are blended by the current blend when both
+ * frames hold display state for the row; visibility and texture come from the nearer frame (or the
+ * only one that has the row). A row without display state in the frame it takes it from has none
+ * (`display[k]` 0: a binding leaves the object's own). `fromB` null: the rows are `a`'s, as decoded.
+ */
+export function sampleDisplay(
+  a: EntityBuffer,
+  b: EntityBuffer,
+  fromA: Int32Array,
+  fromB: Int32Array | null,
+  n: number,
+  out: SampleBuffer,
+): void {
+  out.hasDisplay = a.hasDisplay || b.hasDisplay;
+  if (!out.hasDisplay) return;
+  out.ensureDisplay(n);
+  const t = seriesCoef[BLEND_T];
+  const nearB = t >= 0.5;
+  const od = out.display;
+  const os = out.scales;
+  const oa = out.alphas;
+  const ot = out.textures;
+  for (let k = 0; k < n; k++) {
+    const ia = fromB === null ? k : fromA[k];
+    const ib = fromB === null ? -1 : fromB[k];
+    const da = ia >= 0 && a.hasDisplay ? a.display[ia] : 0;
+    const db = ib >= 0 && b.hasDisplay ? b.display[ib] : 0;
+    // The nearer frame that holds the row gives visibility and texture.
+    const useB = ib >= 0 && (ia < 0 || nearB);
+    const src = useB ? b : a;
+    const i = useB ? ib : ia;
+    const d = useB ? db : da;
+    od[k] = d;
+    if (d === 0) continue;
+    ot[k] = src.textures[i];
+    if (da !== 0 && db !== 0) {
+      const sa = a.scales;
+      const sb = b.scales;
+      const x = sa[ia * 2];
+      const y = sa[ia * 2 + 1];
+      os[k * 2] = x + (sb[ib * 2] - x) * t;
+      os[k * 2 + 1] = y + (sb[ib * 2 + 1] - y) * t;
+      const al = a.alphas[ia];
+      oa[k] = al + (b.alphas[ib] - al) * t;
+    } else {
+      os[k * 2] = src.scales[i * 2];
+      os[k * 2 + 1] = src.scales[i * 2 + 1];
+      oa[k] = src.alphas[i];
+    }
+  }
+}

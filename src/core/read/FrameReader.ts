@@ -1,4 +1,5 @@
 import { decodeQuatAt } from '../math/quat';
+import { DISPLAY_RECORDED, DISPLAY_SHOWN } from './buffers';
 import {
   BONE_INDEX_BITS,
   BONE_INDEX_MASK,
@@ -7,6 +8,11 @@ import {
   FRAME_TRUNCATED,
   HANDLE_BITS,
   HANDLE_MASK,
+  DISPLAY_INDEX_MASK,
+  DISPLAY_VISIBLE,
+  DISPLAY_WORDS,
+  H_DISPLAY_WORDS,
+  NO_TEXTURE,
   HEADER_WORDS,
   H_BONE_WORDS,
   H_CAM_ROT,
@@ -56,6 +62,8 @@ export class FrameReader {
     public readonly entities: EntityTable,
     public readonly channels: ChannelRegistry,
     public readonly eventKinds: readonly string[],
+    /** Texture names of the display state (`Recorder.texture`); a row's texture index is a position here. */
+    public readonly textures: readonly string[] = [],
   ) {}
 
   /** Frames held. */
@@ -189,6 +197,8 @@ export class FrameReader {
     const bs = out.boneStart;
     for (let i = 0; i < n; i++) bs[i] = -1;
     out.boneTotal = 0;
+    out.hasDisplay = false;
+    if (u[at + H_DISPLAY_WORDS] > 0) this.readDisplay(at, out);
     const boneWords = u[at + H_BONE_WORDS];
     if (!withBones || boneWords === 0) return true;
     // Count bones first, so the arrays grow at most once.
@@ -219,6 +229,32 @@ export class FrameReader {
     }
     out.boneTotal = b;
     return true;
+  }
+
+  /** Decodes the display section of the frame at word `at` into `out`'s display columns. */
+  private readDisplay(at: number, out: EntityBuffer): void {
+    const u = this.ring.u32;
+    const f = this.ring.f32;
+    const n = out.count;
+    out.ensureDisplay(n);
+    out.hasDisplay = true;
+    const d = out.display;
+    for (let i = 0; i < n; i++) d[i] = 0;
+    const start =
+      at + HEADER_WORDS + n * 5 + u[at + H_BONE_WORDS] + u[at + H_PRIM_WORDS] + u[at + H_EVENT_COUNT] * EVENT_WORDS;
+    const end = start + u[at + H_DISPLAY_WORDS];
+    for (let w = start; w < end; w += DISPLAY_WORDS) {
+      const head = u[w];
+      const i = head & DISPLAY_INDEX_MASK;
+      if (i >= n) continue;
+      d[i] = DISPLAY_RECORDED | ((head & DISPLAY_VISIBLE) !== 0 ? DISPLAY_SHOWN : 0);
+      out.scales[i * 2] = f[w + 1];
+      out.scales[i * 2 + 1] = f[w + 2];
+      const packed = u[w + 3];
+      out.alphas[i] = (packed & 0xffff) / 65535;
+      const tex = packed >>> 16;
+      out.textures[i] = tex === NO_TEXTURE ? -1 : tex;
+    }
   }
 
   /**

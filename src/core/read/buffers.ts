@@ -1,5 +1,10 @@
 import { PRIM_FLOATS } from '../format/layout';
 
+/** `EntityBuffer.display` bit: the row has display state this frame. */
+export const DISPLAY_RECORDED = 1;
+/** `EntityBuffer.display` bit: the row is visible. */
+export const DISPLAY_SHOWN = 2;
+
 /** A decoded frame header, filled by `FrameReader.readHeader` into an object the caller owns. */
 export class FrameHeader {
   public frame = 0;
@@ -48,9 +53,33 @@ export class EntityBuffer {
   /** Local bone offsets, x, y, z per bone. */
   public boneOffsets = new Float32Array(0);
 
+  /**
+   * Whether any row has 2D display state (`Recorder.display`); the display columns below are
+   * meaningful only then (and only grown then: a game without display state pays nothing).
+   */
+  public hasDisplay = false;
+  /** Per row: `DISPLAY_RECORDED` (bit 0) when it has display state, `DISPLAY_SHOWN` (bit 1) when visible. */
+  public display = new Uint8Array(0);
+  /** Scale x, y per row. */
+  public scales = new Float32Array(0);
+  /** Alpha in [0, 1] per row. */
+  public alphas = new Float32Array(0);
+  /** Texture index per row (into the recording's texture names), -1 for none. */
+  public textures = new Int32Array(0);
+
   public constructor(capacity = 0, boneCapacity = 0) {
     this.ensure(capacity);
     this.ensureBones(boneCapacity);
+  }
+
+  /** Grows the display columns to hold `n` rows (never shrinks). */
+  public ensureDisplay(n: number): void {
+    if (n <= this.display.length) return;
+    const cap = Math.max(n, this.display.length * 2, 16);
+    this.display = growTyped(this.display, new Uint8Array(cap));
+    this.scales = growTyped(this.scales, new Float32Array(cap * 2));
+    this.alphas = growTyped(this.alphas, new Float32Array(cap));
+    this.textures = growTyped(this.textures, new Int32Array(cap));
   }
 
   /** Grows the per-row arrays to hold `n` rows (never shrinks). */

@@ -39,6 +39,12 @@ export class EntityStage {
   public dropped = 0;
   /** The id of the entry staged last (`bones` and `display` follow it), -1 before the first. */
   public lastId = -1;
+  /**
+   * The last `batch`/`columns` call: the entries it was given start at `callStart` when all were
+   * staged (`count - callStart === callCount`); `Recorder.displayColumns` follows such a call.
+   */
+  public callStart = -1;
+  public callCount = 0;
   /** The staged flags as words (the column starts on 16 bytes and is padded to 16). */
   private readonly flagsWords: Uint32Array;
 
@@ -67,6 +73,8 @@ export class EntityStage {
     this.count = 0;
     this.dropped = 0;
     this.lastId = -1;
+    this.callStart = -1;
+    this.callCount = 0;
   }
 
   /**
@@ -119,6 +127,8 @@ export class EntityStage {
     // Entries past the ids are not entities: a count beyond them is cut there.
     const c = count > 0 ? (count < ids.length ? count : ids.length) : 0;
     let n = this.count;
+    this.callStart = n;
+    this.callCount = c;
     for (let i = 0; i < c; i++) {
       const id = ids[i];
       if (n >= cap || !(id >= 0 && id < max && (id | 0) === id)) {
@@ -155,6 +165,8 @@ export class EntityStage {
     const max = this.maxEntityId;
     const n = this.count;
     const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
+    this.callStart = n;
+    this.callCount = c;
     // Fast path: every id valid, typed-array columns that fit the staging area: each column is one
     // block copy (`TypedArray.set` of the whole column, no view allocated), not a per-entity loop.
     // An Int32Array holds integers only: the range check then happens when the entries resolve

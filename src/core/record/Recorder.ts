@@ -1,4 +1,5 @@
 import {
+  DISPLAY_WORDS,
   EVENT_WORDS,
   EntityFlags,
   HEADER_WORDS,
@@ -6,6 +7,7 @@ import {
   H_DROPPED_ENTITIES,
   H_DROPPED_PRIMS,
   H_DROPPED_TEXT,
+  H_DISPLAY_WORDS,
   H_ENTITY_COUNT,
   H_EVENT_COUNT,
   H_FRAME,
@@ -29,6 +31,8 @@ import { RecorderStats } from './RecorderStats';
 import { StaticLayerEncoder } from './StaticLayerEncoder';
 import { EntityResolver } from './EntityResolver';
 import { BoneStage } from './BoneStage';
+import { DisplayStage } from './DisplayStage';
+import type { DisplayColumns } from './DisplayColumns';
 import { EntityStage } from './EntityStage';
 import { EventLog } from './EventLog';
 import { FrameHeader } from './FrameHeader';
@@ -73,6 +77,8 @@ export class Recorder {
   public readonly reader: FrameReader;
   /** Event kind names; an event's kind index is its position here. */
   public readonly eventKinds: string[];
+  /** Texture names (`texture`); a display record's texture index is its position here. */
+  public readonly textures: string[];
   /** Whether `bones` stores anything (costs nothing when off). */
   public bonesEnabled: boolean;
 
@@ -87,6 +93,8 @@ export class Recorder {
   /** Turns the staged entries into lives and writes the entity section at `endFrame`. */
   private readonly resolver: EntityResolver;
   private readonly boneStage: BoneStage;
+  /** The open frame's 2D display state (`display`): nothing until a game records some. */
+  private readonly displayStage: DisplayStage;
   private readonly events: EventLog;
   /** Time, dt and camera of the open frame. */
   private readonly header = new FrameHeader();
@@ -148,8 +156,10 @@ export class Recorder {
       this.descriptions.repairName(v),
     );
     this.eventKinds = this.events.kinds;
+    this.displayStage = new DisplayStage(o.maxEntitiesPerFrame, this.stats, this.warnOnce, this.repairs);
+    this.textures = this.displayStage.textures;
     this.bonesEnabled = o.recordBones;
-    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
+    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds, this.textures);
     this.resolver = new EntityResolver({
       capacity: o.maxEntitiesPerFrame,
       kernel: this.kernel,
@@ -209,6 +219,7 @@ export class Recorder {
     this.frameOpen = true;
     this.stage.begin();
     this.boneStage.begin();
+    this.displayStage.begin();
     this.resolver.begin();
     this.header.hasCamera = false;
     this.draw.reset();
@@ -262,6 +273,97 @@ export class Recorder {
     s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
     s.lastId = id;
     s.count = n + 1;
+  }
+
+  /**
+   * Records one entity of a 2D game: position (`x`, `y`; z is 0) and `angle` in radians about the
+   * z axis (pixi's `rotation`), with the same rules, allocation and speed as `entity` (it stages
+   * the same columns; no quaternion to build). A non-finite angle is repaired as a bad rotation.
+   *
+   * @example
+   * for (const s of sprites) recorder.entity2D(s.id, s.x, s.y, s.rotation);
+   */
+  public entity2D(id: number, x: number, y: number, angle: number, flags = 0): void {
+    const s = this.stage;
+    const n = s.count;
+    if (!this.frameOpen || n >= s.ids.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+      return this.refuse(id);
+    }
+    const h = angle * 0.5;
+    s.x[n] = x;
+    s.y[n] = y;
+    s.z[n] = 0;
+    s.qx[n] = 0;
+    s.qy[n] = 0;
+    s.qz[n] = Math.sin(h);
+    s.qw[n] = Math.cos(h);
+    s.ids[n] = id;
+    s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
+    s.lastId = id;
+    s.count = n + 1;
+  }
+
+  /**
+   * Records the 2D display state of the entity recorded just before (same `id`, as `bones`):
+   * scale, alpha in [0, 1], visibility and a texture (or animation frame) index from `texture`
+   * (-1: none). Replayed with scale and alpha blended between frames, visibility and texture from
+   * the nearer frame; applied by the default pixi binding. 16 bytes an entity, and nothing at all
+   * for a game that never calls it. A second call for the same entity replaces the first. A bad
+   * scale is stored as 1, an alpha outside [0, 1] clamped (NaN as 1), an unknown texture as none,
+   * counted in `stats.invalidDisplay`; a call not right after its entity is dropped
+   * (`stats.displayDropped`).
+   *
+   * @example
+   * const COIN = recorder.texture('coin');
+   * recorder.entity2D(p.id, p.x, p.y, p.rotation);
+   * recorder.display(p.id, p.scale.x, p.scale.y, p.alpha, p.visible, COIN);
+   */
+  public display(id: number, scaleX: number, scaleY: number, alpha: number, visible = true, texture = -1): void {
+    const s = this.stage;
+    const d = this.displayStage;
+    if (!this.frameOpen || id !== s.lastId || s.count === 0) return d.drop(id);
+    const k = d.slot(s.count - 1);
+    d.scaleX[k] = scaleX;
+    d.scaleY[k] = scaleY;
+    d.alpha[k] = alpha;
+    d.check(k, visible, texture);
+  }
+
+  /**
+   * `display` for every entity of the `entityColumns` or `entityBatch` call made just before, from
+   * one array per field (`DisplayColumns`), in the same order; `count` must be that call's count,
+   * and every entity of it must have been stored, else nothing is (counted in `stats.displayDropped`).
+   *
+   * @example
+   * recorder.entityColumns(world.count, columns);
+   * recorder.displayColumns(world.count, { scaleX: world.sx, scaleY: world.sy, alpha: world.alpha, texture: world.frame });
+   */
+  public displayColumns(count: number, columns: DisplayColumns): void {
+    const s = this.stage;
+    const d = this.displayStage;
+    const start = s.callStart;
+    if (!this.frameOpen || start < 0 || count !== s.callCount || s.count - start !== count) return d.drop(-1);
+    const { scaleX, scaleY, alpha, visible, texture } = columns;
+    for (let i = 0; i < count; i++) {
+      const k = d.slot(start + i);
+      d.scaleX[k] = scaleX[i];
+      d.scaleY[k] = scaleY[i];
+      d.alpha[k] = alpha[i];
+      d.check(k, visible === undefined || visible[i] !== 0, texture === undefined ? -1 : texture[i]);
+    }
+  }
+
+  /**
+   * The index of texture (or animation frame) `name` for `display`, registering it on first use.
+   * Names are stored once per recording, not per frame.
+   *
+   * @throws RangeError when `name` is not a string of at most 65,536 well-formed UTF-16 units, or
+   *   would be the 65,536th texture name.
+   * @example
+   * const FRAMES = ['walk0', 'walk1', 'walk2'].map((n) => recorder.texture(n));
+   */
+  public texture(name: string): number {
+    return this.displayStage.texture(name);
   }
 
   /**
@@ -409,7 +511,9 @@ export class Recorder {
     const bones = this.boneStage;
     const events = this.events;
     // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
-    const upper = HEADER_WORDS + n * 5 + bones.count + draw.wordCount + events.count * EVENT_WORDS;
+    const display = this.displayStage;
+    const upper =
+      HEADER_WORDS + n * 5 + bones.count + draw.wordCount + events.count * EVENT_WORDS + display.count * DISPLAY_WORDS;
     const ring = this.ring;
     // Should the reservation evict the previous frame, its positions are kept for the repair of a
     // non-finite position (see onEvict).
@@ -422,7 +526,7 @@ export class Recorder {
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
     const resolver = this.resolver;
-    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, bones.count > 0);
+    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, bones.count > 0 || display.count > 0);
     const dropped = this.stage.dropped + resolver.dropped;
     this.descriptions.afterFrame(frame);
     const u = ring.u32;
@@ -440,6 +544,7 @@ export class Recorder {
       u[at + H_PRIM_COUNT] = 0;
       u[at + H_BONE_WORDS] = 0;
       u[at + H_EVENT_COUNT] = 0;
+      u[at + H_DISPLAY_WORDS] = 0;
     } else {
       const bonesAt = at + HEADER_WORDS + m * 5;
       let w = bones.write(u, bonesAt, resolver.keptIndex);
@@ -447,8 +552,10 @@ export class Recorder {
       const dw = draw.words;
       for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
       w += draw.wordCount;
-      events.write(u, w);
-      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS;
+      w = events.write(u, w);
+      const displayWords = display.count > 0 ? display.write(u, ring.f32, w, resolver.keptIndex) - w : 0;
+      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS + displayWords;
+      u[at + H_DISPLAY_WORDS] = displayWords;
       u[at + H_ENTITY_COUNT] = m;
       u[at + H_DROPPED_ENTITIES] = dropped;
       u[at + H_PRIM_WORDS] = draw.wordCount;
@@ -465,7 +572,6 @@ export class Recorder {
     this.repairs.committed();
     events.committed();
     u[at + H_TOTAL_WORDS] = total;
-    u[at + HEADER_WORDS - 1] = 0;
     ring.commit(frame, total);
     this.stats.framesRecorded++;
     if (this.frameEndListeners.length > 0) this.notifyFrameEnd(frame);

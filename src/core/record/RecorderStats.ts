@@ -53,6 +53,10 @@ export class RecorderStats {
   public textBytesOverBudget = 0;
   /** Bone records dropped (bones with no entity before them, too many bones, or over capacity). */
   public bonesDropped = 0;
+  /** Display records with a non-finite scale, an alpha outside [0, 1] or an unknown texture (repaired). */
+  public invalidDisplay = 0;
+  /** `display` calls not right after their entity in an open frame (dropped). */
+  public displayDropped = 0;
   /** Calls made outside a `beginFrame`/`endFrame` pair (ignored). */
   public callsOutsideFrame = 0;
   /** `beginFrame` called while a frame was open: the open frame was ended first. */

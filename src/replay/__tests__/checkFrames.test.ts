@@ -250,7 +250,7 @@ describe('checkFrame', () => {
       }),
       'frames[4]',
       new RegExp(
-        `section sizes \\(entities ${N}, bone words ${BONE_WORDS}, primitive words \\d+, events 3\\) need ${WORDS + EVENT_WORDS} words, the frame has ${WORDS}`,
+        `section sizes \\(entities ${N}, bone words ${BONE_WORDS}, primitive words \\d+, events 3, display words 0\\) need ${WORDS + EVENT_WORDS} words, the frame has ${WORDS}`,
       ),
     );
     refused(

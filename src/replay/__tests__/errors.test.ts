@@ -90,9 +90,9 @@ describe('loadReplay rejects bad files with a typed error', () => {
 
   it('NEWER_VERSION: a clear error, even when the rest is not readable by this version', () => {
     const newer = file.slice();
-    newer[5] = 2;
+    newer[5] = 3;
     const err = rejects(newer, 'NEWER_VERSION');
-    expect(err.message).toMatch(/version 2.*up to 1.*Update/);
+    expect(err.message).toMatch(/version 3.*up to 2.*Update/);
     const future = new Uint8Array([...file.subarray(0, 5), 0xce, 0, 1, 0, 0, 0xc1, 0xc1]);
     expect(rejects(future, 'NEWER_VERSION').message).toContain('65536');
   });

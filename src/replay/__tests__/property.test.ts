@@ -59,6 +59,7 @@ function difference(rec: Recorder, replay: LoadedReplay): string | null {
     rec.entities.kinds.map((_, k) => (s[k] === undefined ? null : Array.from(s[k])));
   if (!same(skeletons(rec.entities.skeletons), skeletons(replay.entities.skeletons))) return 'skeletons differ';
   if (!same(rec.eventKinds, replay.eventKinds)) return 'event kinds differ';
+  if (!same(rec.textures, replay.textures)) return 'texture names differ';
   if (!same(rec.channels.list(), replay.channels.list())) return 'channels differ';
   const layers = (l: ReturnType<Recorder['staticLayers']['list']>) =>
     l.map((x) => [x.name, x.primCount, Array.from(x.words)]);

@@ -159,6 +159,10 @@ export type Command =
   | ['beginFrame', number, number]
   | ['endFrame']
   | ['entity', number, number, number, number, number, number, number, number, number]
+  | ['entity2D', number, number, number, number, number]
+  | ['display', number | null, number, number, number, boolean, number]
+  | ['displayColumns', number, number[], boolean]
+  | ['texture', string]
   | ['entityBatch', number, Columns]
   | ['entityColumns', number, Columns, boolean]
   | ['bones', number | null, number, number[], number[]]
@@ -186,6 +190,29 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
   },
   { weight: 6, arbitrary: fc.constant(['endFrame'] as ['endFrame']) },
   { weight: 10, arbitrary: fc.tuple(fc.constant('entity' as const), id, coord, coord, coord, qc, qc, qc, qc, flags) },
+  { weight: 4, arbitrary: fc.tuple(fc.constant('entity2D' as const), id, coord, coord, anyNumber, flags) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(
+      fc.constant('display' as const),
+      fc.option(id, { nil: null }),
+      anyNumber,
+      coord,
+      fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), anyNumber),
+      fc.boolean(),
+      fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constantFrom(1.5, NaN, 65535, 2 ** 31)),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('displayColumns' as const),
+      count,
+      fc.array(anyNumber, { maxLength: 6 }),
+      fc.boolean(),
+    ),
+  },
+  { weight: 1, arbitrary: fc.tuple(fc.constant('texture' as const), text) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('entityBatch' as const), count, columns) },
   { weight: 2, arbitrary: fc.tuple(fc.constant('entityColumns' as const), count, columns, fc.boolean()) },
   {
@@ -333,7 +360,7 @@ export function configuration(r: Recorder): string {
     .list()
     .map((l) => `${l.name}:${l.primCount}:${l.words.join(',')}`)
     .join(';');
-  return JSON.stringify([r.channels.list(), r.entities.kinds, skeletons, r.eventKinds, layers]);
+  return JSON.stringify([r.channels.list(), r.entities.kinds, skeletons, r.eventKinds, layers, r.textures]);
 }
 
 /** The last id `entity` was called with, for `bones` commands that follow it. */
@@ -344,7 +371,12 @@ let lastId = 0;
  * threw, or a configuration call threw anything but a `RangeError`, or threw and changed something.
  */
 export function applyCommand(r: Recorder, c: Command): string | null {
-  const config = c[0] === 'describeSkeleton' || c[0] === 'staticLayer' || c[0] === 'register' || c[0] === 'setBudget';
+  const config =
+    c[0] === 'describeSkeleton' ||
+    c[0] === 'staticLayer' ||
+    c[0] === 'register' ||
+    c[0] === 'setBudget' ||
+    c[0] === 'texture';
   const before = config ? configuration(r) : '';
   try {
     run(r, c);
@@ -380,6 +412,28 @@ function run(r: Recorder, c: Command): void {
     case 'entity':
       lastId = c[1];
       return r.entity(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+    case 'entity2D':
+      lastId = c[1];
+      return r.entity2D(c[1], c[2], c[3], c[4], c[5]);
+    case 'display':
+      return r.display(c[1] ?? lastId, c[2], c[3], c[4], c[5], c[6]);
+    case 'displayColumns': {
+      // The values serve as scales, alphas and texture indices at once (typed or plain arrays).
+      const v = c[2];
+      const cols = c[3]
+        ? {
+            scaleX: Float32Array.from(v),
+            scaleY: Float32Array.from(v),
+            alpha: Float32Array.from(v),
+            visible: Uint8Array.from(v),
+            texture: Int32Array.from(v),
+          }
+        : { scaleX: v, scaleY: v, alpha: v, visible: v, texture: v };
+      return r.displayColumns(c[1], cols);
+    }
+    case 'texture':
+      r.texture(c[1]);
+      return;
     case 'entityBatch': {
       const k = c[2];
       const pos = k.x.flatMap((x, i) => [x, k.y[i], k.z[i]]);

@@ -4,7 +4,7 @@ import { Recorder } from '../Recorder';
 /** A recorder and one frame of game calls that exercises every record path, for allocation tests. */
 export interface AllocationWorkload {
   recorder: Recorder;
-  /** Records one frame: entities four ways, bones, despawn, descriptions, debug draw, an event. */
+  /** Records one frame: entities five ways, display state, bones, despawn, descriptions, debug draw, an event. */
   frame(): void;
   /** How many frames `frame` recorded. */
   frames(): number;
@@ -56,6 +56,12 @@ export function allocationWorkload(): AllocationWorkload {
     qz: new Array<number>(P).fill(0),
     qw: new Array<number>(P).fill(0.8),
   };
+  const TEX = r.texture('coin');
+  const disp = {
+    scaleX: new Float32Array(M).fill(1),
+    scaleY: new Float32Array(M).fill(2),
+    alpha: new Float32Array(M).fill(0.5),
+  };
   let f = 0;
   const frame = () => {
     for (let i = 0; i < N; i++) {
@@ -71,7 +77,10 @@ export function allocationWorkload(): AllocationWorkload {
     cols.x[f % M] = f;
     cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
     r.entityColumns(M, cols);
+    r.displayColumns(M, disp);
     r.entityColumns(P, plain);
+    r.entity2D(7000, f, 1, f & 7);
+    r.display(7000, 1, 2, f & 1, (f & 2) === 0, TEX); // display state, 2D
     r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
     r.describe(5000 + (f & 3), 'prop', 'crate'); // a new life every frame, described
     r.describe(10000 + (f % 5000), 'ghost'); // never recorded: waits; past 4,096 the oldest is forgotten

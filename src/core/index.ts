@@ -18,6 +18,14 @@ export { EntityFlags, NO_SUBJECT, PrimitiveType, type PrimitiveTypeValue } from 
 export { type DebugDraw, TeeDraw } from './draw/DebugDraw';
 export { cone, cross, stickFigure, wireAabb, wireBox } from './draw/composites';
 export { angleZToQuat, quatToAngleZ } from './math/quat';
+export {
+  type FieldInfo,
+  type FieldQuery,
+  FieldSchema,
+  type FieldSpec,
+  type FieldType,
+  FieldValue,
+} from './fields/index';
 
 // Reading and playback
 export { FrameReader } from './read/FrameReader';

@@ -30,6 +30,7 @@ export {
   BONE_INDEX_BITS,
   BONE_INDEX_MASK,
   EVENT_WORDS,
+  FRAME_FIELDS_OVER_BUDGET,
   FRAME_HAS_CAMERA,
   FRAME_TRUNCATED,
   HANDLE_BITS,
@@ -66,8 +67,36 @@ export {
   PRIM_TEXT,
   PRIM_TYPE_COUNT,
   PRIM_WORDS,
+  fieldSectionAt,
   textRecordWords,
 } from '../core/format/layout';
+
+// Custom fields: types, the field section's blocks, the schemas and their reader
+export {
+  BLOCK_HEADER_WORDS,
+  BLOCK_LISTED,
+  BLOCK_SCHEMA_MASK,
+  blockWords,
+  columnWords,
+  ENUM_NONE,
+  FIELD_BOOL,
+  FIELD_ENTITY,
+  FIELD_ENUM,
+  FIELD_F32,
+  FIELD_I32,
+  FIELD_TYPES,
+  FIELD_U8,
+  FIELD_VEC3,
+  fieldComponents,
+  FieldReader,
+  FieldSchemas,
+  MAX_ENUM_NAMES,
+  MAX_FIELD_SCHEMAS,
+  MAX_FIELDS_PER_KIND,
+  NO_ENTITY,
+} from '../core/fields/index';
+// The root entry exports it as a type only.
+export { FieldSchema } from '../core/fields/index';
 
 // The rotation codec
 export {

@@ -21,6 +21,7 @@ const GAME_FACING = [
   'EntityBuffer',
   'EntityFlags',
   'EventBuffer',
+  'FieldValue',
   'FrameHeader',
   'FrameReader',
   'MAX_CHANNELS',

@@ -13,6 +13,7 @@
  * | primitives | `primWords`              | debug-draw records, see `PRIM_*`                               |
  * | events     | `EVENT_WORDS·eventCount` | kind, subject id, x, y, z, value                               |
  * | display    | `displayWords`           | per entity with 2D display state: see `DISPLAY_WORDS` (format 2)  |
+ * | fields     | up to `totalWords`       | custom field blocks (format 3; see `fields/fieldLayout.ts`)       |
  *
  * The replay file format (docs/replay-format.md) stores these words verbatim.
  *
@@ -54,6 +55,8 @@ export const HEADER_WORDS = 22;
 export const FRAME_TRUNCATED = 1;
 /** Frame flag: the game camera was recorded this frame. */
 export const FRAME_HAS_CAMERA = 2;
+/** Frame flag: field rows were dropped over the per-frame field budget (format 3). */
+export const FRAME_FIELDS_OVER_BUDGET = 4;
 
 /** Entity word: low 24 bits are the handle, high 8 bits the display flags. */
 export const HANDLE_BITS = 24;
@@ -149,4 +152,22 @@ export const EntityFlags = {
 /** Words needed for a text record of `byteLength` bytes. */
 export function textRecordWords(byteLength: number): number {
   return PRIM_WORDS[PRIM_TEXT] + ((byteLength + 3) >>> 2);
+}
+
+/**
+ * Word offset (in `u`) of the field section of the frame at word `at`: the words after every other
+ * section (the display section included), up to the frame's `totalWords`. A frame without fields
+ * (every format-1 and format-2 frame) has its field section empty: the offset is then
+ * `at + totalWords`.
+ */
+export function fieldSectionAt(u: Uint32Array, at: number): number {
+  return (
+    at +
+    HEADER_WORDS +
+    u[at + H_ENTITY_COUNT] * 5 +
+    u[at + H_BONE_WORDS] +
+    u[at + H_PRIM_WORDS] +
+    u[at + H_EVENT_COUNT] * EVENT_WORDS +
+    u[at + H_DISPLAY_WORDS]
+  );
 }

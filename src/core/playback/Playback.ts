@@ -1,3 +1,4 @@
+import { FieldReader, type FieldQuery } from '../fields/FieldReader';
 import type { PrimitiveBuffer } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
 import { Bookmarks } from './Bookmarks';
@@ -37,6 +38,8 @@ export class Playback {
   public readonly bookmarks: Bookmarks;
   public readonly markers: MarkerIndex;
   public readonly lifetimes: Lifetimes;
+  /** Recorded custom fields: a life's schema, a value at a position, a series over frames. */
+  public readonly fields: FieldQuery;
 
   public constructor(
     public readonly reader: FrameReader,
@@ -48,6 +51,7 @@ export class Playback {
     this.bookmarks = new Bookmarks();
     this.markers = new MarkerIndex(reader, this.bookmarks);
     this.lifetimes = new Lifetimes(reader);
+    this.fields = new FieldReader(reader.ring, reader.entities, reader.fieldSchemas);
   }
 
   /** Per tick: refreshes the markers (incrementally), then advances the time control. */

@@ -1,5 +1,6 @@
 import { decodeQuatAt } from '../math/quat';
 import { DISPLAY_RECORDED, DISPLAY_SHOWN } from './buffers';
+import { FieldSchemas } from '../fields/FieldSchemas';
 import {
   BONE_INDEX_BITS,
   BONE_INDEX_MASK,
@@ -64,6 +65,8 @@ export class FrameReader {
     public readonly eventKinds: readonly string[],
     /** Texture names of the display state (`Recorder.texture`); a row's texture index is a position here. */
     public readonly textures: readonly string[] = [],
+    /** The custom field schemas of the frames (`Recorder.declareFields`; a replay's from its file). */
+    public readonly fieldSchemas: FieldSchemas = new FieldSchemas(),
   ) {}
 
   /** Frames held. */

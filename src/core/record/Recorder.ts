@@ -2,6 +2,8 @@ import {
   DISPLAY_WORDS,
   EVENT_WORDS,
   EntityFlags,
+  FRAME_FIELDS_OVER_BUDGET,
+  H_FLAGS,
   HEADER_WORDS,
   H_BONE_WORDS,
   H_DROPPED_ENTITIES,
@@ -17,7 +19,7 @@ import {
   H_SANITIZED,
   H_TOTAL_WORDS,
 } from '../format/layout';
-import { USER_FLAGS_MASK } from '../validate/rules';
+import { MAX_KINDS, USER_FLAGS_MASK } from '../validate/rules';
 import { WarnOnce } from '../validate/WarnOnce';
 import { EntityKernel } from '../kernel/EntityKernel';
 import { FrameReader } from '../read/FrameReader';
@@ -39,6 +41,9 @@ import { FrameHeader } from './FrameHeader';
 import { FrameRepairs } from './FrameRepairs';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
+import { FieldSchema } from '../fields/FieldSchema';
+import { FieldSchemas, type FieldSpec } from '../fields/FieldSchemas';
+import { FieldStage } from '../fields/FieldStage';
 
 const SANITIZED = EntityFlags.SANITIZED;
 /**
@@ -79,6 +84,8 @@ export class Recorder {
   public readonly eventKinds: string[];
   /** Texture names (`texture`); a display record's texture index is its position here. */
   public readonly textures: string[];
+  /** The custom field schemas (`declareFields`), one per kind that declared fields. */
+  public readonly fieldSchemas = new FieldSchemas();
   /** Whether `bones` stores anything (costs nothing when off). */
   public bonesEnabled: boolean;
 
@@ -95,6 +102,8 @@ export class Recorder {
   private readonly boneStage: BoneStage;
   /** The open frame's 2D display state (`display`): nothing until a game records some. */
   private readonly displayStage: DisplayStage;
+  /** The open frame's custom field rows. */
+  private readonly fieldStage: FieldStage;
   private readonly events: EventLog;
   /** Time, dt and camera of the open frame. */
   private readonly header = new FrameHeader();
@@ -159,7 +168,15 @@ export class Recorder {
     this.displayStage = new DisplayStage(o.maxEntitiesPerFrame, this.stats, this.warnOnce, this.repairs);
     this.textures = this.displayStage.textures;
     this.bonesEnabled = o.recordBones;
-    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds, this.textures);
+    this.reader = new FrameReader(
+      this.ring,
+      this.entities,
+      this.channels,
+      this.eventKinds,
+      this.textures,
+      this.fieldSchemas,
+    );
+    this.fieldStage = new FieldStage(o.maxEntitiesPerFrame, o.maxEntityId, this.stats, this.warnOnce);
     this.resolver = new EntityResolver({
       capacity: o.maxEntitiesPerFrame,
       kernel: this.kernel,
@@ -220,6 +237,7 @@ export class Recorder {
     this.stage.begin();
     this.boneStage.begin();
     this.displayStage.begin();
+    this.fieldStage.begin();
     this.resolver.begin();
     this.header.hasCamera = false;
     this.draw.reset();
@@ -423,6 +441,96 @@ export class Recorder {
   }
 
   /**
+   * Declares the custom fields of a kind, once (at start-up): names to types, in order. Types:
+   * `f32`, `i32`, `u8`, `bool` (one bit), `enum` (a name interned per kind, one byte: at most 255
+   * names), `entity` (another entity's game id, -1 for none) and `vec3` (three f32). Returns the
+   * schema to pass to `fields` and `fieldColumns`. An entity recorded with fields and not described
+   * takes the schema's kind. Configuration: a bad call throws and changes nothing.
+   *
+   * @throws RangeError when a name is not a string of at most 65,536 well-formed UTF-16 units, a
+   *   type is unknown, a name repeats, there are 0 or more than 64 fields, the kind declared other
+   *   fields before, or 65,536 kinds exist.
+   * @example
+   * const AGENT = recorder.declareFields('agent', {
+   *   health: 'f32', stamina: 'u8', state: 'enum', target: 'entity', velocity: 'vec3', grounded: 'bool',
+   * });
+   */
+  public declareFields(kind: string, spec: FieldSpec): FieldSchema {
+    const t = this.entities;
+    if (typeof kind === 'string' && t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0)
+      throw new RangeError(`rewindable: declareFields: ${MAX_KINDS} kinds exist`);
+    const schema = this.fieldSchemas.declare(kind, spec);
+    t.internKind(kind);
+    return schema;
+  }
+
+  /**
+   * Records the custom fields of the entity recorded just before (same `id`): `values` holds one
+   * slot per component in declaration order (a vec3 takes three; `schema.slotOf[field]` is where a
+   * field starts): numbers, a bool as 0/1 (or true/false), an enum as `schema.code(name)`, an entity
+   * reference as its game id or -1. Fill one reusable `Float64Array` per kind: nothing is allocated,
+   * and no double is passed to a call, whatever V8 inlines. Invalid values are repaired (see
+   * `stats.invalidFieldValues`); fields not following their entity are dropped and counted.
+   *
+   * @example
+   * const v = new Float64Array(AGENT.slots); // once
+   * recorder.entity(a.id, a.x, a.y, 0, 0, 0, 0, 1);
+   * v[0] = a.health; v[1] = a.stamina; v[2] = AGENT.code(a.state); v[3] = a.target?.id ?? -1;
+   * v[4] = a.vx; v[5] = a.vy; v[6] = 0; v[7] = a.grounded ? 1 : 0;
+   * recorder.fields(a.id, AGENT, v);
+   */
+  public fields(id: number, schema: FieldSchema, values: ArrayLike<number>): void {
+    if (!this.frameOpen) return this.outside();
+    const s = this.stage;
+    if (id !== s.lastId || s.count === 0 || !this.ownsSchema(schema)) return this.fieldsRefused(id);
+    if (this.fieldStage.row(s.count - 1, schema, values, id)) s.flags[s.count - 1] |= SANITIZED;
+  }
+
+  /**
+   * Records custom fields from columns (an ECS's storage): `ids[i]` is an entity recorded in this
+   * frame (matched in order, typically the same ids given to `entityColumns` just before), and
+   * `columns[f][i]` its value of field f (a vec3 column holds x, y, z at `3 * i`; types as in
+   * `fields`). Build the `columns` array once. Nothing is allocated and no double is passed to a
+   * call; rows whose id was not recorded this frame are dropped and counted.
+   *
+   * @example
+   * const cols = [world.health, world.stamina, world.state, world.target, world.velocity, world.grounded];
+   * recorder.entityColumns(world.count, world.columns);
+   * recorder.fieldColumns(AGENT, world.count, world.ids, cols); // every frame
+   */
+  public fieldColumns(
+    schema: FieldSchema,
+    count: number,
+    ids: ArrayLike<number>,
+    columns: ArrayLike<ArrayLike<number>>,
+  ): void {
+    if (!this.frameOpen) return this.outside();
+    if (
+      !this.ownsSchema(schema) ||
+      ids === null ||
+      typeof ids !== 'object' ||
+      columns === null ||
+      typeof columns !== 'object'
+    )
+      return this.fieldsRefused(-1);
+    const s = this.stage;
+    this.fieldStage.columns(schema, count, ids, columns, s.ids, s.count, s.flags, SANITIZED);
+  }
+
+  private ownsSchema(schema: FieldSchema): boolean {
+    return schema instanceof FieldSchema && this.fieldSchemas.at(schema.index) === schema;
+  }
+
+  private fieldsRefused(id: number): void {
+    this.stats.fieldRowsDropped++;
+    if (!this.warnOnce.has('fieldsFollow'))
+      this.warnOnce.warn(
+        'fieldsFollow',
+        `rewindable: fields(${String(id)}) must follow entity(${String(id)}) and use a schema of this recorder's declareFields; the fields were dropped`,
+      );
+  }
+
+  /**
    * Names a life of `id` with a kind (used to re-create it after it despawned) and a label for
    * display; written once, not per frame. Inside a frame it names the life recorded in that frame
    * (or, when `id` is not recorded in it, its next life); outside a frame, the life recorded in the
@@ -512,8 +620,17 @@ export class Recorder {
     const events = this.events;
     // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
     const display = this.displayStage;
+    const fieldStage = this.fieldStage;
+    const fieldBudget = this.options.fieldBudgetBytes >>> 2;
+    const fieldUpper = fieldStage.active ? Math.min(fieldStage.upperWords(), fieldBudget) : 0;
     const upper =
-      HEADER_WORDS + n * 5 + bones.count + draw.wordCount + events.count * EVENT_WORDS + display.count * DISPLAY_WORDS;
+      HEADER_WORDS +
+      n * 5 +
+      bones.count +
+      draw.wordCount +
+      events.count * EVENT_WORDS +
+      display.count * DISPLAY_WORDS +
+      fieldUpper;
     const ring = this.ring;
     // Should the reservation evict the previous frame, its positions are kept for the repair of a
     // non-finite position (see onEvict).
@@ -526,12 +643,19 @@ export class Recorder {
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
     const resolver = this.resolver;
-    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, bones.count > 0 || display.count > 0);
+    const m = resolver.resolve(
+      frame,
+      n,
+      truncated ? -1 : at + HEADER_WORDS,
+      bones.count > 0 || display.count > 0 || fieldStage.active,
+    );
     const dropped = this.stage.dropped + resolver.dropped;
     this.descriptions.afterFrame(frame);
     const u = ring.u32;
     let total = HEADER_WORDS;
+    let fieldFlags = 0;
     if (truncated) {
+      if (fieldStage.active) this.stats.fieldRowsDropped += fieldStage.rowCount;
       this.stats.framesTruncated++;
       if (!this.warnOnce.has('truncated'))
         this.warnOnce.warn(
@@ -556,6 +680,10 @@ export class Recorder {
       const displayWords = display.count > 0 ? display.write(u, ring.f32, w, resolver.keptIndex) - w : 0;
       total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS + displayWords;
       u[at + H_DISPLAY_WORDS] = displayWords;
+      if (fieldStage.active) {
+        total += fieldStage.write(ring, at + total, resolver.keptIndex, fieldBudget, this.entities, at + HEADER_WORDS);
+        if (fieldStage.overBudget) fieldFlags = FRAME_FIELDS_OVER_BUDGET;
+      }
       u[at + H_ENTITY_COUNT] = m;
       u[at + H_DROPPED_ENTITIES] = dropped;
       u[at + H_PRIM_WORDS] = draw.wordCount;
@@ -565,10 +693,11 @@ export class Recorder {
     }
     u[at + H_FRAME] = frame;
     this.header.write(ring, at, frame, truncated, this.repairs);
+    u[at + H_FLAGS] |= fieldFlags;
     u[at + H_OVER_BUDGET] = draw.overBudget;
     u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
     u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repairs.count;
+    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repairs.count + fieldStage.repaired;
     this.repairs.committed();
     events.committed();
     u[at + H_TOTAL_WORDS] = total;

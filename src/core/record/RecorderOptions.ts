@@ -30,6 +30,11 @@ export interface RecorderOptions {
   maxBoneWordsPerFrame: number;
   /** Events (markers) per frame. */
   maxEventsPerFrame: number;
+  /**
+   * Bytes of custom field values (`Recorder.fields`) per frame; rows past it are dropped, counted
+   * in `stats.fieldRowsOverBudget`, and the frame is flagged `FRAME_FIELDS_OVER_BUDGET`.
+   */
+  fieldBudgetBytes: number;
   /** Whether bones are recorded at start; toggle with `recorder.bonesEnabled`. */
   recordBones: boolean;
   /**
@@ -54,6 +59,7 @@ export const DEFAULT_RECORDER_OPTIONS: Readonly<RecorderOptions> = {
   maxParagraphs: 256,
   maxBoneWordsPerFrame: 1 << 16,
   maxEventsPerFrame: 256,
+  fieldBudgetBytes: 256 * 1024,
   recordBones: true,
   wasm: true,
   onWarning: (message: string) => console.warn(message),
@@ -71,6 +77,7 @@ const NUMERIC_RULES: ReadonlyArray<[keyof RecorderOptions, number, number, boole
   ['maxParagraphs', 1, 1 << 16],
   ['maxBoneWordsPerFrame', 0, 1 << 24],
   ['maxEventsPerFrame', 0, 1 << 20],
+  ['fieldBudgetBytes', 0, 1 << 26],
 ];
 
 /**

@@ -57,6 +57,19 @@ export class RecorderStats {
   public invalidDisplay = 0;
   /** `display` calls not right after their entity in an open frame (dropped). */
   public displayDropped = 0;
+  /**
+   * Custom field values invalid for their type (non-finite float, non-integer or out-of-range
+   * integer, unknown enum code, entity id outside [-1, maxEntityId)): 0, the clamped value or "none"
+   * was stored, and the entity flagged `SANITIZED`.
+   */
+  public invalidFieldValues = 0;
+  /**
+   * Field rows dropped: no entity recorded just before (per-entity call) or in the frame (columns),
+   * an entity given fields of two kinds in one frame, a schema of another recorder, or a truncated frame.
+   */
+  public fieldRowsDropped = 0;
+  /** Field rows dropped over `fieldBudgetBytes`. */
+  public fieldRowsOverBudget = 0;
   /** Calls made outside a `beginFrame`/`endFrame` pair (ignored). */
   public callsOutsideFrame = 0;
   /** `beginFrame` called while a frame was open: the open frame was ended first. */

@@ -1,0 +1,267 @@
+import {
+  ENUM_NONE,
+  FIELD_BOOL,
+  FIELD_ENTITY,
+  FIELD_ENUM,
+  FIELD_F32,
+  FIELD_I32,
+  FIELD_U8,
+  FIELD_VEC3,
+} from './fieldLayout';
+import type { FieldSchema } from './FieldSchema';
+
+const fr = Math.fround;
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+
+/** An int32 field's repair: a finite value truncated and clamped to int32, else 0. */
+function repairI32(v: number): number {
+  return v - v === 0 ? Math.trunc(v < I32_MIN ? I32_MIN : v > I32_MAX ? I32_MAX : v) : 0;
+}
+
+/** A u8 field's repair: a finite value truncated and clamped to [0, 255], else 0. */
+function repairU8(v: number): number {
+  return v - v === 0 ? Math.trunc(v < 0 ? 0 : v > 255 ? 255 : v) : 0;
+}
+
+/**
+ * The staged rows of one field schema in the open frame: each row's staged entity index and one
+ * typed column per field (f32 and vec3 in float32 columns, vec3 interleaved x, y, z; i32 and entity
+ * in int32 columns; u8, bool and enum in byte columns), validated as they are written. Columns grow
+ * by doubling, only past their largest size so far.
+ *
+ * Internal to the recorder.
+ *
+ * @example
+ * const rows = new FieldRows(schema, 64, 1 << 24);
+ * const bad = rows.writeRow(rows.add(entityIndex), values, 0); // values repaired, counted in bad
+ */
+export class FieldRows {
+  /** Rows staged this frame. */
+  public count = 0;
+  /** The schema's kind index in the entity table (-1 until first needed). */
+  public kindIndex = -1;
+  /** Staged entity index of each row. */
+  public rows: Int32Array;
+  /** Float columns of f32 and vec3 fields (empty for others). */
+  public readonly f32: Float32Array[];
+  /** Int columns of i32 and entity fields. */
+  public readonly i32: Int32Array[];
+  /** Byte columns of u8, bool and enum fields. */
+  public readonly u8: Uint8Array[];
+  private readonly types: Uint8Array;
+  private static readonly EMPTY_F = new Float32Array(0);
+  private static readonly EMPTY_I = new Int32Array(0);
+  private static readonly EMPTY_B = new Uint8Array(0);
+
+  public constructor(
+    public readonly schema: FieldSchema,
+    capacity: number,
+    private readonly maxEntityId: number,
+  ) {
+    this.types = schema.types;
+    this.rows = new Int32Array(capacity);
+    this.f32 = [];
+    this.i32 = [];
+    this.u8 = [];
+    for (let f = 0; f < this.types.length; f++) {
+      const t = this.types[f];
+      this.f32.push(
+        t === FIELD_F32 || t === FIELD_VEC3
+          ? new Float32Array(capacity * (t === FIELD_VEC3 ? 3 : 1))
+          : FieldRows.EMPTY_F,
+      );
+      this.i32.push(t === FIELD_I32 || t === FIELD_ENTITY ? new Int32Array(capacity) : FieldRows.EMPTY_I);
+      this.u8.push(
+        t === FIELD_U8 || t === FIELD_BOOL || t === FIELD_ENUM ? new Uint8Array(capacity) : FieldRows.EMPTY_B,
+      );
+    }
+  }
+
+  /** Adds a row for staged entity `index` and returns it. */
+  public add(index: number): number {
+    const r = this.count;
+    if (r >= this.rows.length) this.grow(r + 1);
+    this.rows[r] = index;
+    this.count = r + 1;
+    return r;
+  }
+
+  /** Makes room for `rows` rows. */
+  public grow(rows: number): void {
+    let cap = this.rows.length;
+    if (rows <= cap) return;
+    while (cap < rows) cap *= 2;
+    const r = new Int32Array(cap);
+    r.set(this.rows);
+    this.rows = r;
+    for (let f = 0; f < this.types.length; f++) {
+      const t = this.types[f];
+      if (t === FIELD_F32 || t === FIELD_VEC3) {
+        const c = new Float32Array(cap * (t === FIELD_VEC3 ? 3 : 1));
+        c.set(this.f32[f]);
+        this.f32[f] = c;
+      } else if (t === FIELD_I32 || t === FIELD_ENTITY) {
+        const c = new Int32Array(cap);
+        c.set(this.i32[f]);
+        this.i32[f] = c;
+      } else {
+        const c = new Uint8Array(cap);
+        c.set(this.u8[f]);
+        this.u8[f] = c;
+      }
+    }
+  }
+
+  /**
+   * Writes row `r` from `values` (one slot per component, from slot `o`); returns how many values
+   * were repaired. No double is passed to a call on the valid path.
+   */
+  public writeRow(r: number, values: ArrayLike<number>, o: number): number {
+    const types = this.types;
+    const names = this.schema.enumNames.length;
+    const maxId = this.maxEntityId;
+    let bad = 0;
+    let s = o;
+    for (let f = 0; f < types.length; f++) {
+      const t = types[f];
+      if (t === FIELD_F32) {
+        const v = fr(values[s++]);
+        if (v - v === 0) this.f32[f][r] = v;
+        else {
+          this.f32[f][r] = 0;
+          bad++;
+        }
+      } else if (t === FIELD_VEC3) {
+        const c = this.f32[f];
+        for (let k = 0; k < 3; k++) {
+          const v = fr(values[s++]);
+          if (v - v === 0) c[r * 3 + k] = v;
+          else {
+            c[r * 3 + k] = 0;
+            bad++;
+          }
+        }
+      } else if (t === FIELD_I32) {
+        const v = values[s++];
+        if ((v | 0) === v) this.i32[f][r] = v;
+        else {
+          this.i32[f][r] = repairI32(v);
+          bad++;
+        }
+      } else if (t === FIELD_ENTITY) {
+        const v = values[s++];
+        if ((v | 0) === v && v >= -1 && v < maxId) this.i32[f][r] = v;
+        else {
+          this.i32[f][r] = -1;
+          bad++;
+        }
+      } else if (t === FIELD_U8) {
+        const v = values[s++];
+        if ((v & 255) === v) this.u8[f][r] = v;
+        else {
+          this.u8[f][r] = repairU8(v);
+          bad++;
+        }
+      } else if (t === FIELD_BOOL) {
+        this.u8[f][r] = values[s++] ? 1 : 0;
+      } else {
+        const v = values[s++];
+        if ((v | 0) === v && v >= 0 && v < names) this.u8[f][r] = v;
+        else {
+          this.u8[f][r] = ENUM_NONE;
+          bad++;
+        }
+      }
+    }
+    return bad;
+  }
+
+  /**
+   * Writes field `f` of the rows `match[0..count)` (-1: skip) from the caller's column: value i of
+   * the column goes to row `match[i]` (a vec3 column holds x, y, z at `3 · i`). Returns the values
+   * repaired.
+   */
+  public writeColumn(f: number, match: Int32Array, count: number, column: ArrayLike<number>): number {
+    const t = this.types[f];
+    let bad = 0;
+    if (column === null || typeof column !== 'object') {
+      for (let i = 0; i < count; i++) if (match[i] >= 0) bad += this.repairMissing(f, match[i]);
+      return bad;
+    }
+    if (t === FIELD_F32) {
+      const c = this.f32[f];
+      for (let i = 0; i < count; i++) {
+        const r = match[i];
+        if (r < 0) continue;
+        const v = fr(column[i]);
+        if (v - v === 0) c[r] = v;
+        else {
+          c[r] = 0;
+          bad++;
+        }
+      }
+    } else if (t === FIELD_VEC3) {
+      const c = this.f32[f];
+      for (let i = 0; i < count; i++) {
+        const r = match[i];
+        if (r < 0) continue;
+        for (let k = 0; k < 3; k++) {
+          const v = fr(column[i * 3 + k]);
+          if (v - v === 0) c[r * 3 + k] = v;
+          else {
+            c[r * 3 + k] = 0;
+            bad++;
+          }
+        }
+      }
+    } else if (t === FIELD_I32 || t === FIELD_ENTITY) {
+      const c = this.i32[f];
+      const entity = t === FIELD_ENTITY;
+      const maxId = this.maxEntityId;
+      for (let i = 0; i < count; i++) {
+        const r = match[i];
+        if (r < 0) continue;
+        const v = column[i];
+        if ((v | 0) === v && (!entity || (v >= -1 && v < maxId))) c[r] = v;
+        else {
+          c[r] = entity ? -1 : repairI32(v);
+          bad++;
+        }
+      }
+    } else {
+      const c = this.u8[f];
+      const names = this.schema.enumNames.length;
+      for (let i = 0; i < count; i++) {
+        const r = match[i];
+        if (r < 0) continue;
+        const v = column[i];
+        if (t === FIELD_BOOL) c[r] = v ? 1 : 0;
+        else if (t === FIELD_U8) {
+          if ((v & 255) === v) c[r] = v;
+          else {
+            c[r] = repairU8(v);
+            bad++;
+          }
+        } else if ((v | 0) === v && v >= 0 && v < names) c[r] = v;
+        else {
+          c[r] = ENUM_NONE;
+          bad++;
+        }
+      }
+    }
+    return bad;
+  }
+
+  /** Stores the repaired value of field `f` in row `r` (its column was missing); returns the values repaired. */
+  private repairMissing(f: number, r: number): number {
+    const t = this.types[f];
+    if (t === FIELD_F32) this.f32[f][r] = 0;
+    else if (t === FIELD_VEC3) this.f32[f].fill(0, r * 3, r * 3 + 3);
+    else if (t === FIELD_I32) this.i32[f][r] = 0;
+    else if (t === FIELD_ENTITY) this.i32[f][r] = -1;
+    else if (t === FIELD_ENUM) this.u8[f][r] = ENUM_NONE;
+    else this.u8[f][r] = 0;
+    return t === FIELD_VEC3 ? 3 : 1;
+  }
+}

@@ -1,0 +1,403 @@
+import { HANDLE_MASK } from '../format/layout';
+import type { EntityTable } from '../store/EntityTable';
+import type { WarnOnce } from '../validate/WarnOnce';
+import {
+  BLOCK_HEADER_WORDS,
+  BLOCK_LISTED,
+  blockWords,
+  FIELD_BOOL,
+  FIELD_ENTITY,
+  FIELD_ENUM,
+  FIELD_F32,
+  FIELD_I32,
+  FIELD_U8,
+  FIELD_VEC3,
+} from './fieldLayout';
+import { FieldRows } from './FieldRows';
+import type { FieldSchema } from './FieldSchema';
+
+/** The counters a `FieldStage` adds to (the recorder's `RecorderStats`). */
+export interface FieldStats {
+  invalidFieldValues: number;
+  fieldRowsDropped: number;
+  fieldRowsOverBudget: number;
+}
+
+/** Where `FieldStage.write` puts a frame's field section, and what it reads there. */
+export interface FieldTarget {
+  readonly u32: Uint32Array;
+  readonly f32: Float32Array;
+  readonly u8: Uint8Array;
+}
+
+/**
+ * The custom field values of the open frame (`Recorder.fields`, `Recorder.fieldColumns`), staged
+ * per schema with each row's staged entity index, and written as the frame's field section at
+ * `endFrame` (see `fieldLayout.ts`): rows follow their entity through the resolver's drops and
+ * compaction (`keptIndex`), in increasing entity index, within the per-frame field budget.
+ *
+ * Internal to the recorder.
+ *
+ * @example
+ * stage.begin();
+ * stage.row(entityIndex, schema, values); // per entity
+ * const words = stage.write(target, at, keptIndex, budgetWords); // at endFrame
+ */
+export class FieldStage {
+  /** Values repaired in the open frame (added to the frame's `H_SANITIZED`). */
+  public repaired = 0;
+  /** Whether the last `write` dropped rows over the budget. */
+  public overBudget = false;
+  private readonly bySchema: Array<FieldRows | undefined> = [];
+  /** Schemas with rows this frame, in first-use order. */
+  private readonly touched: FieldRows[] = [];
+  /** Row of each staged entity in its schema's rows (-1: none), and that schema's index. */
+  private readonly entityRow: Int32Array;
+  private readonly entitySchema: Int32Array;
+  /** Scratch: matches of a columns call, keys and order of a write. */
+  private match: Int32Array;
+  private keys: Float64Array;
+  private order: Int32Array;
+  private sortKeys: Float64Array;
+
+  public constructor(
+    private readonly capacity: number,
+    private readonly maxEntityId: number,
+    private readonly stats: FieldStats,
+    private readonly warnOnce: WarnOnce,
+  ) {
+    this.entityRow = new Int32Array(capacity).fill(-1);
+    this.entitySchema = new Int32Array(capacity);
+    this.match = new Int32Array(64);
+    this.keys = new Float64Array(64);
+    this.order = new Int32Array(64);
+    this.sortKeys = new Float64Array(64);
+  }
+
+  /** Whether any row is staged. */
+  public get active(): boolean {
+    return this.touched.length > 0;
+  }
+
+  /** Starts a frame with nothing staged. */
+  public begin(): void {
+    const t = this.touched;
+    for (let s = 0; s < t.length; s++) {
+      const rows = t[s];
+      for (let r = 0; r < rows.count; r++) this.entityRow[rows.rows[r]] = -1;
+      rows.count = 0;
+    }
+    t.length = 0;
+    this.repaired = 0;
+  }
+
+  /**
+   * Stages `values` as the fields of staged entity `index`; returns whether a value was repaired
+   * (the caller flags the entity `SANITIZED`). A second call for the same entity replaces its row;
+   * one with another schema is dropped.
+   */
+  public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): boolean {
+    const rows = this.rowsOf(schema);
+    const r = this.rowFor(index, rows, id);
+    if (r < 0) return false;
+    if (values === null || typeof values !== 'object') {
+      this.invalid(schema.slots);
+      return rows.writeRow(r, FieldStage.NO_VALUES, 0) > 0;
+    }
+    const bad = rows.writeRow(r, values, 0);
+    if (bad > 0) this.invalid(bad);
+    return bad > 0;
+  }
+
+  private static readonly NO_VALUES: ArrayLike<number> = { length: 0 };
+
+  /**
+   * Stages the columns form: `ids[i]` names an entity staged this frame (`stageIds[0..stageCount)`,
+   * matched in order from where the last `count` staged entities begin), `columns[f]` holds field
+   * f's values. Rows whose id is not staged are dropped and counted. Marks repaired entities in
+   * `flags` with `sanitized`.
+   */
+  public columns(
+    schema: FieldSchema,
+    count: number,
+    ids: ArrayLike<number>,
+    columns: ArrayLike<ArrayLike<number>>,
+    stageIds: Int32Array,
+    stageCount: number,
+    flags: Uint8Array,
+    sanitized: number,
+  ): void {
+    const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
+    if (c === 0) return;
+    const rows = this.rowsOf(schema);
+    if (this.match.length < c) this.match = new Int32Array(Math.max(c, this.match.length * 2));
+    const match = this.match;
+    // Matching: ids usually are the last `c` staged entities, in order; each row looks from where
+    // the previous one matched, then wraps around once.
+    let j = stageCount - c >= 0 && stageIds[stageCount - c] === ids[0] ? stageCount - c : 0;
+    for (let i = 0; i < c; i++) {
+      const id = ids[i];
+      let k = j;
+      while (k < stageCount && stageIds[k] !== id) k++;
+      if (k >= stageCount) {
+        k = 0;
+        while (k < j && stageIds[k] !== id) k++;
+        if (k >= j) k = -1;
+      }
+      if (k < 0) {
+        match[i] = -1;
+        this.dropRow(id, 'not recorded in this frame');
+        continue;
+      }
+      match[i] = this.rowFor(k, rows, id);
+      j = k + 1;
+    }
+    const n = schema.types.length;
+    let bad = 0;
+    for (let f = 0; f < n; f++) bad += rows.writeColumn(f, match, c, f < columns.length ? columns[f] : (null as never));
+    if (bad > 0) {
+      this.invalid(bad);
+      // Which entities were repaired: rare, so found again value by value.
+      for (let i = 0; i < c; i++) {
+        const r = match[i];
+        if (r >= 0 && this.rowNeedsFlag(rows, columns, i)) flags[rows.rows[r]] |= sanitized;
+      }
+    }
+  }
+
+  /** Upper bound of the words the staged rows take (every block listed). */
+  public upperWords(): number {
+    let w = 0;
+    for (let s = 0; s < this.touched.length; s++) {
+      const rows = this.touched[s];
+      w += blockWords(rows.schema.types, rows.count, true);
+    }
+    return w;
+  }
+
+  /**
+   * Writes the field section at word `w` of `target`: the staged rows of kept entities
+   * (`keptIndex[staged]`, -1 dropped), at most `budgetWords` words. Returns the words written; sets
+   * `overBudget` when rows were left out. A written entity's life without a kind (`entities`, handles
+   * at word `entityBase`) takes its schema's kind.
+   */
+  public write(
+    target: FieldTarget,
+    w: number,
+    keptIndex: Int32Array,
+    budgetWords: number,
+    entities: EntityTable,
+    entityBase: number,
+  ): number {
+    this.overBudget = false;
+    const start = w;
+    for (let s = 0; s < this.touched.length; s++) {
+      const rows = this.touched[s];
+      let k = this.orderRows(rows, keptIndex);
+      if (k === 0) continue;
+      const order = this.order;
+      const keys = this.keys;
+      const first = keys[order[0]];
+      const listed = keys[order[k - 1]] - first !== k - 1;
+      const types = rows.schema.types;
+      const room = budgetWords - (w - start);
+      if (blockWords(types, k, listed) > room) {
+        const before = k;
+        while (k > 0 && blockWords(types, k, keys[order[k - 1]] - first !== k - 1) > room) k--;
+        this.overBudget = true;
+        this.stats.fieldRowsOverBudget += before - k;
+        if (!this.warnOnce.has('fieldBudget'))
+          this.warnOnce.warn(
+            'fieldBudget',
+            `rewindable: a frame's fields exceed fieldBudgetBytes (${budgetWords * 4}); the rows past it were dropped`,
+          );
+        if (k === 0) continue;
+      }
+      w = this.writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1);
+      this.assignKinds(target.u32, entityBase, entities, rows, k);
+    }
+    return w - start;
+  }
+
+  /** The lives of the first `k` ordered rows that have no kind take `rows`' schema's. */
+  private assignKinds(u: Uint32Array, entityBase: number, t: EntityTable, rows: FieldRows, k: number): void {
+    const order = this.order;
+    const keys = this.keys;
+    const kindOf = t.kindOf;
+    for (let q = 0; q < k; q++) {
+      const h = u[entityBase + keys[order[q]]] & HANDLE_MASK;
+      if (kindOf[h] < 0) {
+        if (rows.kindIndex < 0) rows.kindIndex = t.internKind(rows.schema.kind);
+        kindOf[h] = rows.kindIndex;
+      }
+    }
+  }
+
+  /** Rows staged in the open frame. */
+  public get rowCount(): number {
+    let c = 0;
+    for (let s = 0; s < this.touched.length; s++) c += this.touched[s].count;
+    return c;
+  }
+
+  /**
+   * Fills `order[0..k)` with the rows of kept entities in increasing kept index (`keys[row]` is the
+   * row's kept index); returns k.
+   */
+  private orderRows(rows: FieldRows, keptIndex: Int32Array): number {
+    const n = rows.count;
+    if (this.order.length < n) {
+      this.order = new Int32Array(Math.max(n, this.order.length * 2));
+      this.keys = new Float64Array(this.order.length);
+    }
+    const order = this.order;
+    const keys = this.keys;
+    let k = 0;
+    let sorted = true;
+    let prev = -1;
+    for (let r = 0; r < n; r++) {
+      const e = keptIndex[rows.rows[r]];
+      keys[r] = e;
+      if (e < 0) continue;
+      if (e <= prev) sorted = false;
+      prev = e;
+      order[k++] = r;
+    }
+    if (sorted) return k;
+    // Rows out of entity order (a columns call before per-entity calls): sort by kept index.
+    // Staged entities are unique per row, so kept indices are distinct.
+    // The whole scratch is sorted (a view of its first k would allocate); the tail sorts last.
+    if (this.sortKeys.length < this.order.length) this.sortKeys = new Float64Array(this.order.length);
+    const tmp = this.sortKeys;
+    for (let q = 0; q < k; q++) tmp[q] = keys[order[q]] * 2097152 + order[q];
+    tmp.fill(Number.POSITIVE_INFINITY, k);
+    tmp.sort();
+    for (let q = 0; q < k; q++) order[q] = tmp[q] % 2097152;
+    return k;
+  }
+
+  /** Writes one block of the first `k` ordered rows at word `w`; returns the word after it. */
+  private writeBlock(t: FieldTarget, w: number, rows: FieldRows, k: number, listed: boolean): number {
+    const { u32, f32, u8 } = t;
+    const order = this.order;
+    const keys = this.keys;
+    u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
+    u32[w + 1] = k;
+    u32[w + 2] = listed ? 0 : keys[order[0]];
+    w += BLOCK_HEADER_WORDS;
+    if (listed) {
+      for (let q = 0; q < k; q++) u32[w + q] = keys[order[q]];
+      w += k;
+    }
+    const types = rows.schema.types;
+    for (let f = 0; f < types.length; f++) {
+      const type = types[f];
+      if (type === FIELD_F32) {
+        const c = rows.f32[f];
+        for (let q = 0; q < k; q++) f32[w + q] = c[order[q]];
+        w += k;
+      } else if (type === FIELD_VEC3) {
+        const c = rows.f32[f];
+        for (let axis = 0; axis < 3; axis++) {
+          for (let q = 0; q < k; q++) f32[w + q] = c[order[q] * 3 + axis];
+          w += k;
+        }
+      } else if (type === FIELD_I32 || type === FIELD_ENTITY) {
+        const c = rows.i32[f];
+        for (let q = 0; q < k; q++) u32[w + q] = c[order[q]]; // an int32 stored as its bits
+        w += k;
+      } else if (type === FIELD_BOOL) {
+        const words = (k + 31) >>> 5;
+        u32.fill(0, w, w + words);
+        const c = rows.u8[f];
+        for (let q = 0; q < k; q++) if (c[order[q]] !== 0) u32[w + (q >>> 5)] |= 1 << (q & 31);
+        w += words;
+      } else {
+        const words = (k + 3) >>> 2;
+        u32[w + words - 1] = 0;
+        const c = rows.u8[f];
+        const b = w * 4;
+        for (let q = 0; q < k; q++) u8[b + q] = c[order[q]];
+        w += words;
+      }
+    }
+    return w;
+  }
+
+  private rowsOf(schema: FieldSchema): FieldRows {
+    let rows = this.bySchema[schema.index];
+    if (rows === undefined || rows.schema !== schema) {
+      rows = new FieldRows(schema, 64, this.maxEntityId);
+      this.bySchema[schema.index] = rows;
+    }
+    return rows;
+  }
+
+  /** The row of staged entity `index` in `rows` (added if new), or -1 when it has another schema's. */
+  private rowFor(index: number, rows: FieldRows, id: number): number {
+    const r = this.entityRow[index];
+    if (r >= 0) {
+      if (this.entitySchema[index] === rows.schema.index) return r;
+      this.dropRow(id, 'already has fields of another kind in this frame');
+      return -1;
+    }
+    if (rows.count === 0) this.touched.push(rows);
+    const nr = rows.add(index);
+    this.entityRow[index] = nr;
+    this.entitySchema[index] = rows.schema.index;
+    return nr;
+  }
+
+  private dropRow(id: number, why: string): void {
+    this.stats.fieldRowsDropped++;
+    if (!this.warnOnce.has('fieldRow'))
+      this.warnOnce.warn('fieldRow', `rewindable: fields of entity ${String(id)} dropped: ${why}`);
+  }
+
+  private invalid(count: number): void {
+    this.stats.invalidFieldValues += count;
+    this.repaired += count;
+    if (!this.warnOnce.has('fieldValue'))
+      this.warnOnce.warn(
+        'fieldValue',
+        'rewindable: a field value was invalid for its type (non-finite float, non-integer or out-of-range integer, unknown enum code, entity id outside [-1, maxEntityId)); the repaired value was stored (0, clamped, or none)',
+      );
+  }
+
+  /** Whether value i of the columns is one the rows had to repair. */
+  private rowNeedsFlag(rows: FieldRows, columns: ArrayLike<ArrayLike<number>>, i: number): boolean {
+    const types = rows.schema.types;
+    for (let f = 0; f < types.length; f++) {
+      const col = f < columns.length ? columns[f] : null;
+      if (col === null || typeof col !== 'object') return true;
+      const t = types[f];
+      const n = t === FIELD_VEC3 ? 3 : 1;
+      for (let k = 0; k < n; k++) {
+        const v = col[i * n + k];
+        if (t === FIELD_F32 || t === FIELD_VEC3) {
+          const x = Math.fround(v);
+          if (x - x !== 0) return true;
+        } else if (t === FIELD_I32) {
+          if ((v | 0) !== v) return true;
+        } else if (t === FIELD_ENTITY) {
+          if ((v | 0) !== v || v < -1 || v >= this.maxEntityId) return true;
+        } else if (t === FIELD_U8) {
+          if ((v & 255) !== v) return true;
+        } else if (t === FIELD_ENUM) {
+          if ((v | 0) !== v || v < 0 || v >= rows.schema.enumNames.length) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Forgets the staged rows (the recorder was cleared). */
+  public clear(): void {
+    this.begin();
+  }
+
+  /** Staged entities capacity (the recorder's `maxEntitiesPerFrame`). */
+  public get entityCapacity(): number {
+    return this.capacity;
+  }
+}

@@ -1,4 +1,5 @@
-import { EventBuffer } from '../core/read/buffers';
+import type { FieldType } from '../core/fields/fieldLayout';
+import { EventBuffer, FrameHeader } from '../core/read/buffers';
 import { loadReplay } from '../replay/loadReplay';
 import { ReplayError } from '../replay/ReplayError';
 
@@ -38,6 +39,10 @@ export interface ReplaySummary {
   bookmarks: Array<{ frame: number; label: string }>;
   events: Record<string, number>;
   staticLayers: Array<{ name: string; primitives: number }>;
+  /** Custom fields per kind (format 3): names and types in order, and the kind's interned enum names. */
+  fieldsByKind: Record<string, { fields: Array<{ name: string; type: FieldType }>; enumNames: string[] }>;
+  /** Frames whose field rows went over the recorder's field budget. */
+  fieldsOverBudgetFrames: number;
   warnings: string[];
 }
 
@@ -76,7 +81,11 @@ export function replayInfo(bytes: Uint8Array, options: Partial<ReplayInfoOptions
   let maxPerFrame = 0;
   const eventCounts = new Array<number>(replay.eventKinds.length).fill(0);
   const events = new EventBuffer();
+  const header = new FrameHeader();
+  let fieldsOver = 0;
   for (let f = first ?? 0; last !== null && f <= last; f++) {
+    r.readHeader(f, header);
+    if (header.fieldsOverBudget) fieldsOver++;
     const bits = r.overBudgetOf(f);
     if (bits !== 0) {
       overCount++;
@@ -133,6 +142,15 @@ export function replayInfo(bytes: Uint8Array, options: Partial<ReplayInfoOptions
     bookmarks: replay.bookmarks.map((b) => ({ frame: b.frame, label: b.label })),
     events: eventsByKind,
     staticLayers: replay.staticLayers.list().map((l) => ({ name: l.name, primitives: l.primCount })),
+    fieldsByKind: Object.fromEntries(
+      r.fieldSchemas
+        .list()
+        .map((sc) => [
+          sc.kind,
+          { fields: sc.fields.map((fi) => ({ name: fi.name, type: fi.type })), enumNames: [...sc.enumNames] },
+        ]),
+    ),
+    fieldsOverBudgetFrames: fieldsOver,
     warnings: replay.warnings.map((w) => w.message),
   };
 }
@@ -154,7 +172,7 @@ const USAGE = `Usage: rewindable info FILE.rwd [--build BUILD_ID]
        rewindable serve [--port N] [--host ADDR --allow-remote] [--token T] [--persist DIR]   (see rewindable serve --help)
 
 Prints a JSON summary of a replay file: format version, build id, frame count and time span,
-entities, channels, bookmarks, events and over-budget frames. With --build, warns when the file
+entities, channels, bookmarks, events, custom fields per kind and over-budget frames. With --build, warns when the file
 was recorded by another build. Exits 1 (with the reason) when the file is not a valid replay.
 `;
 

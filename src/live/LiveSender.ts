@@ -1,4 +1,12 @@
-import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, H_TOTAL_WORDS } from '../core/format/layout';
+import {
+  FRAME_FIELDS_OVER_BUDGET,
+  fieldSectionAt,
+  HANDLE_MASK,
+  HEADER_WORDS,
+  H_ENTITY_COUNT,
+  H_FLAGS,
+  H_TOTAL_WORDS,
+} from '../core/format/layout';
 import { LiveError } from './LiveError';
 import { helloBody, parseCommand } from './messages';
 import {
@@ -235,7 +243,8 @@ export class LiveSender {
     const at = ring.offsetOf(frame);
     if (at < 0) return;
     const u = ring.u32;
-    const words = u[at + H_TOTAL_WORDS];
+    // Custom fields are not streamed (yet): the frame goes without its field section.
+    const words = fieldSectionAt(u, at) - at;
     const n = u[at + H_ENTITY_COUNT];
     const table = this.source.reader.entities;
     if (table.highWater > this.sentSpawn.length) this.growShadow(table.capacity);
@@ -275,6 +284,8 @@ export class LiveSender {
     out[5] = words;
     const w0 = p >>> 2;
     for (let i = 0; i < words; i++) out[w0 + i] = u[at + i];
+    out[w0 + H_TOTAL_WORDS] = words;
+    out[w0 + H_FLAGS] &= ~FRAME_FIELDS_OVER_BUDGET;
     const end = p + words * 4;
     const size = Math.ceil(end / FRAME_PADDING_BYTES) * FRAME_PADDING_BYTES;
     this.out8.fill(0, end, size);

@@ -84,6 +84,9 @@ export class LiveValidator {
       channelCount: 3,
       eventKindCount: 0,
       maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame,
+      // A live stream carries no field section (the sender leaves it out).
+      fieldSchemas: null,
+      fieldStamp: new Int32Array(0),
       work: null,
     };
   }

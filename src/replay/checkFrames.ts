@@ -5,6 +5,7 @@ import {
   DISPLAY_VISIBLE,
   DISPLAY_WORDS,
   EVENT_WORDS,
+  FRAME_FIELDS_OVER_BUDGET,
   FRAME_HAS_CAMERA,
   FRAME_TRUNCATED,
   HANDLE_MASK,
@@ -30,6 +31,8 @@ import {
   PRIM_WORDS,
 } from '../core/format/layout';
 import { firstNonFiniteF32, isPositiveF32, quatWordIsValid } from '../core/validate/rules';
+import type { FieldSchemas } from '../core/fields/FieldSchemas';
+import { checkFieldSection } from './checkFields';
 import { corrupt, tooLarge } from './schema';
 
 /**
@@ -59,6 +62,13 @@ export interface FrameCheckContext {
   textureCount?: number;
   eventKindCount: number;
   maxEntitiesPerFrame: number;
+  /**
+   * The file's field schemas (format 3), or null when frames carry no field section (formats 1
+   * and 2, a live stream): frame words past the other sections are then corrupt.
+   */
+  fieldSchemas: FieldSchemas | null;
+  /** Scratch, one per field schema (the frame each was last seen in). */
+  fieldStamp: Int32Array;
   /** Counts the words and records walked (for tests proving the work is bounded by the input). */
   work: { units: number } | null;
 }
@@ -118,7 +128,8 @@ export function checkFrame(
   if (u[at + H_TOTAL_WORDS] !== words)
     corrupt(`${path}.totalWords`, `says ${u[at + H_TOTAL_WORDS]} words, the frame has ${words}`);
   const flags = u[at + H_FLAGS];
-  if ((flags & ~KNOWN_FLAGS) !== 0) corrupt(`${path}.flags`, `unknown flag bits 0x${(flags >>> 0).toString(16)}`);
+  const known = ctx.fieldSchemas === null ? KNOWN_FLAGS : KNOWN_FLAGS | FRAME_FIELDS_OVER_BUDGET;
+  if ((flags & ~known) !== 0) corrupt(`${path}.flags`, `unknown flag bits 0x${(flags >>> 0).toString(16)}`);
   const time = f64[(at + H_TIME) >>> 1];
   if (time - time !== 0) corrupt(`${path}.time`, 'not a finite number');
   if (time < ctx.previousTime) corrupt(`${path}.time`, `${time} is before the previous frame's ${ctx.previousTime}`);
@@ -150,7 +161,7 @@ export function checkFrame(
     corrupt(`${path}.displayWords`, `${displayWords} is not a multiple of ${DISPLAY_WORDS_}`);
   // Sums in doubles: no 32-bit overflow can make a huge count look small.
   const expected = HEADER_WORDS_ + n * 5 + boneWords + primWords + eventCount * EVENT_WORDS_ + displayWords;
-  if (expected !== words) {
+  if (expected !== words && (ctx.fieldSchemas === null || expected > words)) {
     corrupt(
       path,
       `section sizes (entities ${n}, bone words ${boneWords}, primitive words ${primWords}, events ${eventCount}, display words ${displayWords}) need ${expected} words, the frame has ${words}`,
@@ -221,6 +232,12 @@ export function checkFrame(
   }
   if (displayWords > 0)
     checkDisplay(u, f, eBase + eventCount * EVENT_WORDS_, displayWords, n, ctx.textureCount, `${path}.display`);
+
+  // Fields (format 3): the words after the other sections.
+  if (expected < words && ctx.fieldSchemas !== null) {
+    const blocks = checkFieldSection(u, f, at + expected, at + words, n, frame, ctx.fieldSchemas, ctx.fieldStamp, path);
+    if (ctx.work !== null) ctx.work.units += blocks;
+  }
 }
 
 /**

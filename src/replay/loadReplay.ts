@@ -1,6 +1,8 @@
 import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, MAX_HANDLES, MAX_TEXTURES } from '../core/format/layout';
 import { channelBudgetProblem, colorProblem, skeletonProblem } from '../core/validate/rules';
 import { FrameReader } from '../core/read/FrameReader';
+import { FieldSchemas } from '../core/fields/FieldSchemas';
+import { FIELD_TYPES, MAX_ENUM_NAMES, MAX_FIELD_SCHEMAS, MAX_FIELDS_PER_KIND } from '../core/fields/fieldLayout';
 import { ChannelRegistry, MAX_CHANNELS } from '../core/store/ChannelRegistry';
 import { EntityTable } from '../core/store/EntityTable';
 import { FrameRing } from '../core/store/FrameRing';
@@ -16,6 +18,7 @@ import {
   HOST_IS_LITTLE_ENDIAN,
   MAX_FRAME_NUMBER,
   REPLAY_CODECS,
+  REPLAY_FIELDS_VERSION,
   REPLAY_FORMAT_VERSION,
   REPLAY_MAGIC_BYTES,
   REPLAY_MIN_FORMAT_VERSION,
@@ -303,6 +306,45 @@ function parseStaticLayers(
   });
 }
 
+/** The custom field schemas of a format-3 header: each kind among `kinds` once, fields and enum names valid. */
+function parseFieldSchemas(v: unknown, kinds: string[], limits: ReplayLimits, warnings: WarningList): FieldSchemas {
+  const schemas = new FieldSchemas();
+  if (v === undefined) return schemas;
+  const arr = asArray(v, 'header.fieldSchemas', Math.min(MAX_FIELD_SCHEMAS, limits.maxKinds));
+  arr.forEach((raw, i) => {
+    const path = `header.fieldSchemas[${i}]`;
+    const m = MapReader.of(raw, path, warnings);
+    const kind = parseString(m.req('kind'), `${path}.kind`, limits);
+    if (!kinds.includes(kind)) corrupt(`${path}.kind`, `${JSON.stringify(kind.slice(0, 64))} is not among the kinds`);
+    if (schemas.ofKind(kind) !== undefined)
+      corrupt(`${path}.kind`, `${JSON.stringify(kind.slice(0, 64))} has two schemas`);
+    const names = asArray(m.req('names'), `${path}.names`, MAX_FIELDS_PER_KIND);
+    const types = asArray(m.req('types'), `${path}.types`, MAX_FIELDS_PER_KIND);
+    if (names.length !== types.length) corrupt(`${path}.types`, `${types.length} types for ${names.length} names`);
+    const pairs = names.map(
+      (n, k) =>
+        [
+          parseString(n, `${path}.names[${k}]`, limits),
+          FIELD_TYPES[asInt(types[k], `${path}.types[${k}]`, 0, FIELD_TYPES.length - 1)],
+        ] as const,
+    );
+    const enumNames = asArray(m.req('enumNames'), `${path}.enumNames`, MAX_ENUM_NAMES).map((n, k) =>
+      parseString(n, `${path}.enumNames[${k}]`, limits),
+    );
+    m.done();
+    let schema: ReturnType<FieldSchemas['declare']>;
+    try {
+      schema = schemas.declare(kind, pairs);
+    } catch (e) {
+      corrupt(path, e instanceof Error ? e.message.replace(/^rewindable: /, '') : String(e));
+    }
+    enumNames.forEach((n, k) => {
+      if (schema.code(n) !== k) corrupt(`${path}.enumNames[${k}]`, `${JSON.stringify(n.slice(0, 64))} is listed twice`);
+    });
+  });
+  return schemas;
+}
+
 function parseFramesSummary(v: unknown, limits: ReplayLimits, warnings: WarningList): ParsedFrames {
   const m = MapReader.of(v, 'header.frames', warnings);
   const first = asInt(m.req('first'), 'header.frames.first', 0, MAX_FRAME_NUMBER);
@@ -429,6 +471,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   const textures = texturesRaw === undefined ? [] : parseNames(texturesRaw, 'header.textures', limits, false);
   if (textures.length > MAX_TEXTURES)
     tooLarge('header.textures', `${textures.length} texture names exceed the limit of ${MAX_TEXTURES}`);
+  const fieldSchemas =
+    version >= REPLAY_FIELDS_VERSION ? parseFieldSchemas(h.opt('fieldSchemas'), kinds, limits, warnings) : null;
   const ents = parseEntities(h.req('entities'), kinds.length, limits, warnings);
   const bookmarks = parseBookmarks(h.opt('bookmarks'), limits, warnings);
   const layers = parseStaticLayers(h.opt('staticLayers'), channelList.length, limits, warnings, work);
@@ -491,6 +535,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     eventKindCount: eventKinds.length,
     textureCount: textures.length,
     maxEntitiesPerFrame: limits.maxEntitiesPerFrame,
+    fieldSchemas,
+    fieldStamp: new Int32Array(fieldSchemas === null ? 0 : fieldSchemas.count).fill(-1),
     previousTime: Number.NEGATIVE_INFINITY,
     work,
   };
@@ -588,7 +634,7 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     eventKinds,
     textures,
     staticLayers,
-    reader: new FrameReader(ring, entities, channels, eventKinds, textures),
+    reader: new FrameReader(ring, entities, channels, eventKinds, textures, fieldSchemas ?? new FieldSchemas()),
     warnings: warnings.list,
   };
 }

@@ -22,7 +22,9 @@ export const REPLAY_MAGIC = 'RWND';
 /** The magic as it is encoded: MessagePack fixstr of length 4, then `R W N D`. */
 export const REPLAY_MAGIC_BYTES: Readonly<Uint8Array> = Uint8Array.of(0xa4, 0x52, 0x57, 0x4e, 0x44);
 /** The version this code writes, and the newest it reads. */
-export const REPLAY_FORMAT_VERSION = 2;
+export const REPLAY_FORMAT_VERSION = 3;
+/** The first version whose frames may carry a field section (and whose header lists `fieldSchemas`). */
+export const REPLAY_FIELDS_VERSION = 3;
 /** The oldest version this code reads. */
 export const REPLAY_MIN_FORMAT_VERSION = 1;
 /** Conventional file extension. */

@@ -236,6 +236,13 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
   });
   const eventKinds = reader.eventKinds.map((k, i) => gameString(k, `source.eventKinds[${i}]`));
   const textures = reader.textures.map((k, i) => gameString(k, `source.textures[${i}]`));
+  // Custom field schemas: kind, field names and type codes, the kind's interned enum names.
+  const fieldSchemas = reader.fieldSchemas.list().map((sc, i) => ({
+    kind: gameString(sc.kind, `source.fieldSchemas[${i}].kind`),
+    names: sc.fields.map((fi) => gameString(fi.name, `source.fieldSchemas[${i}].names`)),
+    types: Array.from(sc.types),
+    enumNames: sc.enumNames.map((n) => gameString(n, `source.fieldSchemas[${i}].enumNames`)),
+  }));
   const channels = reader.channels.list().map((c) => ({
     name: checkString(c.name, `source.channels[${c.index}].name`),
     color: c.color & 0xffffff,
@@ -261,6 +268,7 @@ export function saveReplay(source: ReplaySource, options: Partial<SaveReplayOpti
     skeletons,
     eventKinds,
     textures,
+    fieldSchemas,
     entities: {
       handle: eHandle,
       id: eId,

@@ -42,7 +42,7 @@ describe('replayInfo', () => {
   it('summarises frames, time span, entities, channels, bookmarks and over-budget frames', () => {
     const s = replayInfo(bytes);
     const r = rec.reader;
-    expect(s.formatVersion).toBe(2);
+    expect(s.formatVersion).toBe(3);
     expect(s.buildId).toBe('build-7');
     expect(s.note).toBe('fell through floor');
     expect({ ...s.fields }).toEqual({ level: 'cave' });
@@ -84,6 +84,32 @@ describe('replayInfo', () => {
       { name: 'walls', primitives: 1 },
     ]);
     expect(s.warnings).toEqual([]);
+  });
+
+  it('lists the custom fields of each kind and the frames over the field budget', () => {
+    const s = replayInfo(bytes);
+    expect(s.fieldsByKind).toEqual({
+      humanoid: {
+        fields: [
+          { name: 'hp', type: 'f32' },
+          { name: 'state', type: 'enum' },
+          { name: 'target', type: 'entity' },
+          { name: 'v', type: 'vec3' },
+          { name: 'on', type: 'bool' },
+          { name: 'n', type: 'i32' },
+          { name: 's', type: 'u8' },
+        ],
+        enumNames: ['patrol', 'chase', 'attack'],
+      },
+      bird: {
+        fields: [
+          { name: 'alt', type: 'f32' },
+          { name: 'flying', type: 'bool' },
+        ],
+        enumNames: [],
+      },
+    });
+    expect(s.fieldsOverBudgetFrames).toBe(0);
   });
 });
 

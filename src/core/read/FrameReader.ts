@@ -5,6 +5,7 @@ import {
   BONE_INDEX_BITS,
   BONE_INDEX_MASK,
   EVENT_WORDS,
+  FRAME_FIELDS_OVER_BUDGET,
   FRAME_HAS_CAMERA,
   FRAME_TRUNCATED,
   HANDLE_BITS,
@@ -168,6 +169,7 @@ export class FrameReader {
     const flags = u[at + H_FLAGS];
     out.truncated = (flags & FRAME_TRUNCATED) !== 0;
     out.hasCamera = (flags & FRAME_HAS_CAMERA) !== 0;
+    out.fieldsOverBudget = (flags & FRAME_FIELDS_OVER_BUDGET) !== 0;
     const c = out.camera;
     c[0] = f[at + H_CAM_X];
     c[1] = f[at + H_CAM_Y];

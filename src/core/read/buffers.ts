@@ -22,6 +22,8 @@ export class FrameHeader {
   public eventCount = 0;
   public truncated = false;
   public hasCamera = false;
+  /** Custom field rows were dropped over the recorder's `fieldBudgetBytes` this frame. */
+  public fieldsOverBudget = false;
   /** Camera position x, y, z, rotation x, y, z, w, zoom. */
   public readonly camera = new Float32Array(8);
 }

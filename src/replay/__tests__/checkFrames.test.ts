@@ -80,6 +80,8 @@ function context(over: Partial<FrameCheckContext> = {}): FrameCheckContext {
     channelCount: rec.channels.count,
     eventKindCount: rec.eventKinds.length,
     maxEntitiesPerFrame: 100,
+    fieldSchemas: null,
+    fieldStamp: new Int32Array(0),
     work: null,
     ...over,
   };

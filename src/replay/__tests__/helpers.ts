@@ -20,6 +20,8 @@ export interface RecordingSpec {
   options?: Partial<RecorderOptions>;
   /** Frame index at which one huge frame (more words than the arena) is recorded. */
   hugeFrameAt?: number;
+  /** Whether entities record custom fields (default true; false makes a file any format version holds). */
+  fields?: boolean;
 }
 
 /**
@@ -36,6 +38,20 @@ export function makeRecording(spec: RecordingSpec): Recorder {
   rec.describeSkeleton('humanoid', [-1, 0, 1, 1, 0]);
   rec.describeSkeleton('bird', [-1, 0]);
   rec.eventKind('spawn');
+  const withFields = spec.fields !== false;
+  const HUMAN = withFields
+    ? rec.declareFields('humanoid', {
+        hp: 'f32',
+        state: 'enum',
+        target: 'entity',
+        v: 'vec3',
+        on: 'bool',
+        n: 'i32',
+        s: 'u8',
+      })
+    : null;
+  const BIRD = withFields ? rec.declareFields('bird', { alt: 'f32', flying: 'bool' }) : null;
+  const hv = new Float64Array(9);
   rec.staticLayers.set('navgrid', (d) => {
     for (let i = 0; i < 12; i++) d.aabb(Channel.AI, i * 32, 0, 0, i * 32 + 30, 30, 0, 0x335533);
     d.text(Channel.PHYSICS, 1, 2, 3, 'static label', 0xffffff);
@@ -65,6 +81,22 @@ export function makeRecording(spec: RecordingSpec): Recorder {
         y = f * 0.25 - id;
       const bad = r() < 0.01;
       rec.entity(id, bad ? NaN : x, y, 0.5, 0, 0, Math.sin(f / 7 + id), Math.cos(f / 7 + id), (id + f) & 0x7f);
+      if (HUMAN !== null && BIRD !== null && id % 3 !== 2) {
+        if (id % 3 === 0) {
+          hv[0] = r() < 0.02 ? NaN : 100 - f - id / 3;
+          hv[1] = HUMAN.code(['patrol', 'chase', 'attack'][(f + id) % 3]);
+          hv[2] = f % 4 === 0 ? -1 : ids[(i + 1) % ids.length];
+          hv[3] = x / 10;
+          hv[4] = -y;
+          hv[5] = f;
+          hv[6] = (f + id) & 1;
+          hv[7] = f * 1000 - id;
+          hv[8] = (f * 3) & 255;
+          rec.fields(id, HUMAN, hv);
+        } else if (f % 5 !== 1) {
+          rec.fields(id, BIRD, [f * 0.5, f & 1]);
+        }
+      }
       if (id % 3 === 0) {
         for (let b = 0; b < 5; b++) {
           const t = Math.sin(f * 0.1 + b) * 0.3;

@@ -60,6 +60,8 @@ function difference(rec: Recorder, replay: LoadedReplay): string | null {
   if (!same(skeletons(rec.entities.skeletons), skeletons(replay.entities.skeletons))) return 'skeletons differ';
   if (!same(rec.eventKinds, replay.eventKinds)) return 'event kinds differ';
   if (!same(rec.textures, replay.textures)) return 'texture names differ';
+  const schemas = (r: FrameReader) => r.fieldSchemas.list().map((sc) => [sc.kind, sc.fields, sc.enumNames]);
+  if (!same(schemas(a), schemas(b))) return 'field schemas differ';
   if (!same(rec.channels.list(), replay.channels.list())) return 'channels differ';
   const layers = (l: ReturnType<Recorder['staticLayers']['list']>) =>
     l.map((x) => [x.name, x.primCount, Array.from(x.words)]);

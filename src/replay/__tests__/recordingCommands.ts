@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { DebugDraw } from '../../core/draw/DebugDraw';
 import { Recorder } from '../../core/record/Recorder';
 import type { RecorderOptions } from '../../core/record/RecorderOptions';
+import type { FieldSpec } from '../../core/fields/FieldSchemas';
 
 /**
  * fast-check generators of every public recording call with adversarial values, and the code that
@@ -140,6 +141,26 @@ const columns: fc.Arbitrary<Columns> = fc.integer({ min: 0, max: 6 }).chain((n) 
   }),
 );
 
+/** Field declarations: every type, sometimes an unknown one, repeated names, none, too many. */
+const fieldSpec: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
+  {
+    weight: 10,
+    arbitrary: fc.array(
+      fc.tuple(
+        fc.constantFrom('hp', 'state', 'v', 'on', 'n', 'ammo', 'target'),
+        fc.constantFrom('f32', 'i32', 'u8', 'bool', 'enum', 'entity', 'vec3'),
+      ),
+      { minLength: 1, maxLength: 5 },
+    ),
+  },
+  { weight: 1, arbitrary: fc.constantFrom<Array<[string, string]>>([], [['x', 'f64']], [['\uD800', 'f32']]) },
+);
+/** A field value: small integers (enum codes, entity ids, bools) often, anything sometimes. */
+const fieldValue = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: -2, max: 6 }) },
+  { weight: 2, arbitrary: anyNumber },
+);
+
 /** Parent arrays: random ones (cycles, self-parents, out of range) and the issue's examples. */
 const parents = fc.oneof(
   fc.array(fc.integer({ min: -2, max: 5 }), { maxLength: 6 }),
@@ -176,6 +197,10 @@ export type Command =
   | ['register', string, number | undefined, number | undefined]
   | ['setBudget', number, number]
   | ['bonesEnabled', boolean]
+  | ['declareFields', string, Array<[string, string]>]
+  | ['fields', number | null, number, number[]]
+  | ['fieldColumns', number, number, number[], number[][]]
+  | ['enumCode', number, string]
   | ['clear'];
 
 /** One recording call of any kind, weighted towards what games call most. */
@@ -277,6 +302,27 @@ export const command: fc.Arbitrary<Command> = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.tuple(fc.constant('bonesEnabled' as const), fc.boolean()) },
+  { weight: 2, arbitrary: fc.tuple(fc.constant('declareFields' as const), text, fieldSpec) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(
+      fc.constant('fields' as const),
+      fc.option(id, { nil: null }),
+      fc.integer({ min: -1, max: 3 }),
+      fc.array(fieldValue, { maxLength: 10 }),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.constant('fieldColumns' as const),
+      fc.integer({ min: -1, max: 3 }),
+      count,
+      fc.array(id, { maxLength: 6 }),
+      fc.array(fc.array(fieldValue, { maxLength: 18 }), { maxLength: 6 }),
+    ),
+  },
+  { weight: 2, arbitrary: fc.tuple(fc.constant('enumCode' as const), fc.integer({ min: 0, max: 3 }), text) },
   { weight: 1, arbitrary: fc.constant(['clear'] as ['clear']) },
 );
 
@@ -331,6 +377,7 @@ export const recorderOptions: fc.Arbitrary<Partial<RecorderOptions>> = fc.record
   maxParagraphs: fc.integer({ min: 1, max: 4 }),
   maxBoneWordsPerFrame: fc.integer({ min: 0, max: 64 }),
   maxEventsPerFrame: fc.integer({ min: 0, max: 3 }),
+  fieldBudgetBytes: fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constant(256 * 1024)),
   recordBones: fc.boolean(),
   // The WebAssembly kernel costs more to set up per recorder; both backends store the same bytes.
   wasm: fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }),
@@ -360,7 +407,8 @@ export function configuration(r: Recorder): string {
     .list()
     .map((l) => `${l.name}:${l.primCount}:${l.words.join(',')}`)
     .join(';');
-  return JSON.stringify([r.channels.list(), r.entities.kinds, skeletons, r.eventKinds, layers, r.textures]);
+  const schemas = r.fieldSchemas.list().map((sc) => [sc.kind, sc.fields, sc.enumNames]);
+  return JSON.stringify([r.channels.list(), r.entities.kinds, skeletons, r.eventKinds, layers, r.textures, schemas]);
 }
 
 /** The last id `entity` was called with, for `bones` commands that follow it. */
@@ -376,7 +424,8 @@ export function applyCommand(r: Recorder, c: Command): string | null {
     c[0] === 'staticLayer' ||
     c[0] === 'register' ||
     c[0] === 'setBudget' ||
-    c[0] === 'texture';
+    c[0] === 'texture' ||
+    c[0] === 'declareFields';
   const before = config ? configuration(r) : '';
   try {
     run(r, c);
@@ -476,10 +525,32 @@ function run(r: Recorder, c: Command): void {
     case 'bonesEnabled':
       r.bonesEnabled = c[1];
       return;
+    case 'declareFields':
+      r.declareFields(c[1], Object.fromEntries(c[2]) as FieldSpec);
+      return;
+    case 'fields': {
+      // Schema -1: an object that is not one of this recorder's schemas.
+      const schema = c[2] < 0 ? foreign : r.fieldSchemas.at(c[2] % Math.max(1, r.fieldSchemas.count));
+      if (schema === undefined) return;
+      return r.fields(c[1] ?? lastId, schema, c[3]);
+    }
+    case 'fieldColumns': {
+      const schema = c[1] < 0 ? foreign : r.fieldSchemas.at(c[1] % Math.max(1, r.fieldSchemas.count));
+      if (schema === undefined) return;
+      return r.fieldColumns(schema, c[2], c[3], c[4]);
+    }
+    case 'enumCode': {
+      const schema = r.fieldSchemas.at(c[1] % Math.max(1, r.fieldSchemas.count));
+      schema?.code(c[2]);
+      return;
+    }
     case 'clear':
       return r.clear();
   }
 }
+
+/** A schema of no recorder under test (its calls are refused and counted). */
+const foreign = new Recorder({ onWarning: () => {} }).declareFields('foreign', { hp: 'f32' });
 
 /** A recorder for `options`, or null when the options are refused with a `RangeError` (anything else throws). */
 export function makeRecorder(options: Partial<RecorderOptions>): Recorder | null {

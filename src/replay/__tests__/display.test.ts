@@ -5,6 +5,7 @@ import { EntityBuffer } from '../../core/read/buffers';
 import { loadReplay } from '../loadReplay';
 import { ReplayError } from '../ReplayError';
 import { saveReplay } from '../saveReplay';
+import { REPLAY_FORMAT_VERSION } from '../replayFormat';
 import { fixChecksum, frameWords, joinFile, putFrameWords, splitFile } from './helpers';
 
 /** Two frames of a 2D game: a pickup popping (scale up, fade out) and a sprite changing texture. */
@@ -43,7 +44,7 @@ describe('replay format 2: the display section (issue 19)', () => {
     const r = recording();
     for (const compression of ['none', 'xor-delta'] as const) {
       const loaded = loadReplay(saveReplay(r, { buildId: 'b', savedAt: 't', compression }));
-      expect(loaded.formatVersion).toBe(2);
+      expect(loaded.formatVersion).toBe(REPLAY_FORMAT_VERSION);
       expect(loaded.textures).toEqual(['idle', 'run']);
       const a = new EntityBuffer();
       const b = new EntityBuffer();

@@ -49,8 +49,9 @@ export class FieldStage {
   /** Whether the last `write` dropped rows over the budget. */
   public overBudget = false;
   private readonly bySchema: Array<FieldRows | undefined> = [];
-  /** Schemas with rows this frame, in first-use order. */
+  /** Schemas with rows this frame, in first-use order: `touched[0..touchedCount)` (an array's length set to 0 may free its storage). */
   private readonly touched: FieldRows[] = [];
+  private touchedCount = 0;
   /** Row of each staged entity in its schema's rows (-1: none), and that schema's index. */
   private readonly entityRow: Int32Array;
   private readonly entitySchema: Int32Array;
@@ -76,18 +77,18 @@ export class FieldStage {
 
   /** Whether any row is staged. */
   public get active(): boolean {
-    return this.touched.length > 0;
+    return this.touchedCount > 0;
   }
 
   /** Starts a frame with nothing staged. */
   public begin(): void {
     const t = this.touched;
-    for (let s = 0; s < t.length; s++) {
+    for (let s = 0; s < this.touchedCount; s++) {
       const rows = t[s];
       for (let r = 0; r < rows.count; r++) this.entityRow[rows.rows[r]] = -1;
       rows.count = 0;
     }
-    t.length = 0;
+    this.touchedCount = 0;
     this.repaired = 0;
   }
 
@@ -168,7 +169,7 @@ export class FieldStage {
   /** Upper bound of the words the staged rows take (every block listed). */
   public upperWords(): number {
     let w = 0;
-    for (let s = 0; s < this.touched.length; s++) {
+    for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
       w += blockWords(rows.schema.types, rows.count, true);
     }
@@ -191,7 +192,7 @@ export class FieldStage {
   ): number {
     this.overBudget = false;
     const start = w;
-    for (let s = 0; s < this.touched.length; s++) {
+    for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
       let k = this.orderRows(rows, keptIndex);
       if (k === 0) continue;
@@ -236,7 +237,7 @@ export class FieldStage {
   /** Rows staged in the open frame. */
   public get rowCount(): number {
     let c = 0;
-    for (let s = 0; s < this.touched.length; s++) c += this.touched[s].count;
+    for (let s = 0; s < this.touchedCount; s++) c += this.touched[s].count;
     return c;
   }
 
@@ -341,7 +342,11 @@ export class FieldStage {
       this.dropRow(id, 'already has fields of another kind in this frame');
       return -1;
     }
-    if (rows.count === 0) this.touched.push(rows);
+    if (rows.count === 0) {
+      if (this.touchedCount < this.touched.length) this.touched[this.touchedCount] = rows;
+      else this.touched.push(rows);
+      this.touchedCount++;
+    }
     const nr = rows.add(index);
     this.entityRow[index] = nr;
     this.entitySchema[index] = rows.schema.index;

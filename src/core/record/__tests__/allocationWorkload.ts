@@ -4,7 +4,7 @@ import { Recorder } from '../Recorder';
 /** A recorder and one frame of game calls that exercises every record path, for allocation tests. */
 export interface AllocationWorkload {
   recorder: Recorder;
-  /** Records one frame: entities five ways, display state, bones, despawn, descriptions, debug draw, an event. */
+  /** Records one frame: entities five ways, display state, custom fields (per entity and columns), bones, despawn, descriptions, debug draw, an event. */
   frame(): void;
   /** How many frames `frame` recorded. */
   frames(): number;
@@ -62,6 +62,30 @@ export function allocationWorkload(): AllocationWorkload {
     scaleY: new Float32Array(M).fill(2),
     alpha: new Float32Array(M).fill(0.5),
   };
+  // Custom fields: every type, the columns form (typed and plain columns) and the per-entity call.
+  const AGENT = r.declareFields('agent', {
+    hp: 'f32',
+    ammo: 'i32',
+    stamina: 'u8',
+    grounded: 'bool',
+    state: 'enum',
+    target: 'entity',
+    velocity: 'vec3',
+  });
+  const BODY = r.declareFields('body', { velocity: 'vec3', sleeping: 'bool' });
+  const states = ['patrol', 'chase', 'attack'];
+  for (const s of states) AGENT.code(s);
+  const agentCols = [
+    new Float32Array(M),
+    new Int32Array(M),
+    new Uint8Array(M),
+    new Uint8Array(M),
+    new Uint8Array(M),
+    new Int32Array(M).fill(-1),
+    new Float32Array(M * 3),
+  ];
+  const bodyCols = [new Array<number>(N * 3).fill(0.5), new Array<number>(N).fill(1)];
+  const values = new Float64Array(AGENT.slots);
   let f = 0;
   const frame = () => {
     for (let i = 0; i < N; i++) {
@@ -74,6 +98,7 @@ export function allocationWorkload(): AllocationWorkload {
     r.beginFrame(f, 1);
     r.camera(f, 0, 0, 0, 0, 0, 1, 1);
     r.entityBatch(N, ids, pos, rots, flags);
+    r.fieldColumns(BODY, N, ids, bodyCols);
     cols.x[f % M] = f;
     cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
     r.entityColumns(M, cols);
@@ -82,6 +107,14 @@ export function allocationWorkload(): AllocationWorkload {
     r.entity2D(7000, f, 1, f & 7);
     r.display(7000, 1, 2, f & 1, (f & 2) === 0, TEX); // display state, 2D
     r.entity(5000 + (f & 3), f, 1, 2, 0, 0, 0, 1, 0);
+    values[0] = f & 7 ? f * 0.5 : NaN; // a repaired value now and then
+    values[1] = f;
+    values[4] = AGENT.code(states[f % 3]);
+    values[5] = 6000 + (f % M);
+    values[6] = f * 0.25;
+    r.fields(5000 + (f & 3), AGENT, values);
+    agentCols[0][f % M] = f;
+    r.fieldColumns(AGENT, M, cols.ids, agentCols); // rows before the per-entity one: sorted at endFrame
     r.describe(5000 + (f & 3), 'prop', 'crate'); // a new life every frame, described
     r.describe(10000 + (f % 5000), 'ghost'); // never recorded: waits; past 4,096 the oldest is forgotten
     r.bones(5000 + (f & 3), 12, rot, off);

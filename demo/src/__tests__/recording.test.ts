@@ -1,4 +1,4 @@
-import { Channel, EntityBuffer, FrameHeader, PrimitiveBuffer, PrimitiveType, quatToAngleZ } from 'rewindable';
+import { Channel, EntityBuffer, FrameHeader, Playback, PrimitiveBuffer, PrimitiveType, quatToAngleZ } from 'rewindable';
 import { describe, expect, it } from 'vitest';
 import { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
@@ -50,6 +50,42 @@ describe('demo recording (rewind/recording.ts, rewind/explosions.ts)', () => {
     }
     expect(Array.from(table.skeletons[table.kinds.indexOf('agent')] ?? [])).toEqual(RIG_PARENTS);
     expect(BONE_COUNT).toBeGreaterThanOrEqual(10);
+  });
+
+  it('records the custom fields of agents, bodies and the player as the game holds them', () => {
+    const game = new Game({ crowd: 0 });
+    const rw = createRewind(game);
+    run(game, rw, 300);
+    const pb = new Playback(rw.recorder.reader);
+    const t = rw.recorder.entities;
+    const f = rw.recorder.reader.newestFrame;
+    const out = new Float64Array(3);
+    const value = (id: number, name: string): number[] => {
+      const h = t.lookup(id);
+      const info = pb.fields.schemaOf(h).find((i) => i.name === name);
+      if (info === undefined) throw new Error(`no field ${name}`);
+      expect(pb.fields.valueAt(h, info.index, f, out)).not.toBe(0);
+      return Array.from(out.subarray(0, info.components));
+    };
+    const f32 = Math.fround;
+    for (const a of game.agents) {
+      expect(value(a.id, 'health')).toEqual([f32(a.hp)]);
+      expect(value(a.id, 'stamina')).toEqual([Math.round(a.stamina)]);
+      expect(pb.fields.enumName(t.lookup(a.id), 2, value(a.id, 'state')[0])).toBe(a.state);
+      const chasing = a.state === 'chase' || a.state === 'attack';
+      expect(value(a.id, 'target')).toEqual([chasing ? game.player.id : Number.NaN]);
+      expect(value(a.id, 'velocity')).toEqual([f32(a.vx), f32(a.vy), f32(a.vz)]);
+    }
+    for (const b of game.bodies) {
+      expect(value(b.id, 'velocity')).toEqual([f32(b.vx), f32(b.vy), f32(b.vz)]);
+      expect(value(b.id, 'sleeping')).toEqual([b.z <= 0 && Math.hypot(b.vx, b.vy, b.vz) < 1 ? 1 : 0]);
+    }
+    const p = game.player;
+    expect(value(p.id, 'grounded')).toEqual([p.z <= 0 ? 1 : 0]);
+    expect(value(p.id, 'autopilot')).toEqual([game.autopilotOn ? 1 : 0]);
+    expect(value(p.id, 'move')).toEqual([f32(game.input.moveX), f32(game.input.moveY), 0]);
+    expect(rw.recorder.stats.invalidFieldValues).toBe(0);
+    expect(new Set(game.agents.map((a) => a.state)).size + game.agents.length).toBeGreaterThan(1);
   });
 
   it('records the game camera: centre point, roll as a quaternion about z, zoom', () => {

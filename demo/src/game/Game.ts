@@ -416,6 +416,7 @@ export class Game {
       state: 'patrol' as const,
       stateTime: 0,
       lostTime: 99,
+      stamina: 100,
       lastSeenX: x,
       lastSeenY: y,
       targetX: x,

@@ -12,6 +12,9 @@ export const VISION_HALF_ANGLE = (40 * Math.PI) / 180;
 const ATTACK_RANGE = 220;
 const WALK = 62;
 const RUN = 150;
+/** Stamina per second lost running, and regained otherwise. */
+const STAMINA_DRAIN = 12;
+const STAMINA_REFILL = 8;
 const FLEE = 140;
 
 /** Sensor rays per agent drawn by the spam mode. */
@@ -154,6 +157,7 @@ export function updateAgent(game: Game, a: Agent, dt: number): void {
       break;
     }
   }
+  a.stamina = Math.max(0, Math.min(100, a.stamina + (speed > WALK ? -STAMINA_DRAIN : STAMINA_REFILL) * dt));
   steer(game, a, speed, dt);
 }
 

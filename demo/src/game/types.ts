@@ -57,6 +57,8 @@ export interface Agent extends Actor {
   stateTime: number;
   /** Seconds since the player was last seen. */
   lostTime: number;
+  /** 0..100: drains while running (chase, flee), refills otherwise. Recorded; drives nothing yet. */
+  stamina: number;
   lastSeenX: number;
   lastSeenY: number;
   /** Where the agent is heading now (path waypoint or steering target). */

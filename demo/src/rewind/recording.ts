@@ -13,6 +13,7 @@
  *       despawn(id)                  for each entity life that ended
  *       camera(x, y, z, quat, zoom)  the game camera: the world point at the screen centre
  *       entity(id, x, y, z, quat, flags) + bones(id, n, rotations, offsets)   for each entity
+ *         + fields(id, schema, values)   the kind's custom fields (declared once, `declareFields`)
  *       event(kind, subject, x, y, z, value)                                    timeline markers
  *       ...the game's debug draw through `recorder.draw` (a `DebugDraw`), on any channel...
  *       endFrame()
@@ -24,12 +25,12 @@
  * game: bad input (NaN, duplicate ids, over-budget debug draw) is repaired or dropped and counted in
  * `recorder.stats`.
  */
-import { Channel, EntityFlags, Recorder, type RecorderOptions } from 'rewindable';
+import { Channel, EntityFlags, type FieldSchema, Recorder, type RecorderOptions } from 'rewindable';
 import { TILE } from '../game/Arena';
 import type { DebugChannels, DebugDraw } from '../game/debugDraw';
 import type { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
-import type { Actor, Entity } from '../game/types';
+import type { Actor, Agent, Entity } from '../game/types';
 
 /** What it costs to record, measured each frame. */
 export interface RecordCost {
@@ -52,6 +53,24 @@ export interface Rewind {
   readonly draw: DebugDraw;
   readonly channels: DebugChannels;
   readonly cost: RecordCost;
+  /** The custom fields each kind records (the inspector shows and graphs them). */
+  readonly fields: DemoFields;
+}
+
+/** The demo's field schemas, and one reusable row of values each (filled per entity, never allocated). */
+export interface DemoFields {
+  readonly agent: FieldSchema;
+  readonly player: FieldSchema;
+  readonly ball: FieldSchema;
+  readonly crate: FieldSchema;
+  readonly agentValues: Float64Array;
+  readonly playerValues: Float64Array;
+  readonly bodyValues: Float64Array;
+  /** The player's id (an agent's target while it chases or attacks). */
+  playerId: number;
+  /** The game's input this step, and whether the autopilot plays. */
+  input: Game['input'] | null;
+  autopilot: boolean;
 }
 
 /** Recorder settings of the demo (merged over `DEFAULT_RECORDER_OPTIONS`). */
@@ -93,6 +112,38 @@ export function createRewind(game: Game, options: Partial<RecorderOptions> = {})
   recorder.describeSkeleton('agent', RIG_PARENTS);
   for (const kind of EVENT_KINDS) recorder.eventKind(kind);
 
+  // 3b. Custom fields, declared once per kind: the game's own per-entity values, recorded each frame
+  //     (`recordFields`) and shown by the inspector with a graph over time per number.
+  const body = { velocity: 'vec3', sleeping: 'bool' } as const;
+  const agent = recorder.declareFields('agent', {
+    health: 'f32',
+    stamina: 'u8',
+    state: 'enum',
+    target: 'entity',
+    velocity: 'vec3',
+  });
+  const player = recorder.declareFields('player', {
+    health: 'f32',
+    move: 'vec3',
+    jump: 'bool',
+    fire: 'bool',
+    autopilot: 'bool',
+    grounded: 'bool',
+    velocity: 'vec3',
+  });
+  const fields: DemoFields = {
+    agent,
+    player,
+    ball: recorder.declareFields('ball', body),
+    crate: recorder.declareFields('crate', body),
+    agentValues: new Float64Array(agent.slots),
+    playerValues: new Float64Array(player.slots),
+    bodyValues: new Float64Array(4),
+    playerId: -1,
+    input: null,
+    autopilot: false,
+  };
+
   // 4. Static geometry: the navigation grid (ai channel) and the walls (physics channel), recorded
   //    once. Layers are drawn in the order they are set: the walls go last, so their outlines stay
   //    visible over the grid lines they share (what a replay without the game's floor shows).
@@ -115,6 +166,7 @@ export function createRewind(game: Game, options: Partial<RecorderOptions> = {})
     recorder,
     draw: recorder.draw,
     channels,
+    fields,
     cost: { totalMs: 0, drawMs: 0, avgMs: 0, window: new Float64Array(60), frames: 0 },
   };
 }
@@ -140,11 +192,15 @@ export function recordFrame(rw: Rewind, game: Game, dt: number): void {
 
   // Entities: position, height z, rotation about z as a quaternion, display flags.
   const target = game.autopilotOn ? game.autopilot.targetId : -1;
-  recordEntity(r, game.player, target);
-  for (const e of game.agents) recordEntity(r, e, target);
-  for (const e of game.bodies) recordEntity(r, e, target);
-  for (const e of game.projectiles) recordEntity(r, e, target);
-  for (const e of game.pickups) recordEntity(r, e, target);
+  const fields = rw.fields;
+  fields.playerId = game.player.id;
+  fields.input = game.input;
+  fields.autopilot = game.autopilotOn;
+  recordEntity(r, game.player, target, fields);
+  for (const e of game.agents) recordEntity(r, e, target, fields);
+  for (const e of game.bodies) recordEntity(r, e, target, fields);
+  for (const e of game.projectiles) recordEntity(r, e, target, fields);
+  for (const e of game.pickups) recordEntity(r, e, target, fields);
   // The crowd lives in flat arrays; record it straight from them.
   const c = game.crowd;
   for (let i = 0; i < c.count; i++) {
@@ -172,8 +228,11 @@ export function recordFrame(rw: Rewind, game: Game, dt: number): void {
   cost.avgMs = sum / n;
 }
 
-/** One entity: transform and flags, then (skeletal kinds) its bones, which must follow their entity. */
-function recordEntity(r: Recorder, e: Entity, highlighted: number): void {
+/**
+ * One entity: transform and flags, then (skeletal kinds) its bones and its custom fields, which
+ * follow their entity.
+ */
+function recordEntity(r: Recorder, e: Entity, highlighted: number, fields: DemoFields): void {
   let flags = e.damageTimer > 0 ? EntityFlags.DAMAGED : 0;
   if (e.id === highlighted) flags |= EntityFlags.HIGHLIGHTED;
   const h = e.angle / 2;
@@ -181,5 +240,51 @@ function recordEntity(r: Recorder, e: Entity, highlighted: number): void {
   if (e.kind === 'player' || e.kind === 'agent') {
     const rig = (e as Actor).rig;
     r.bones(e.id, BONE_COUNT, rig.rot, rig.off);
+  }
+  recordFields(r, e, fields);
+}
+
+/** Below this speed (world units a second) a body on the floor counts as sleeping. */
+const SLEEP_SPEED = 1;
+
+/**
+ * The custom fields of one entity (after its `entity` call): one reusable row of values per kind,
+ * in declaration order (a vec3 takes three slots, a bool 0 or 1, an enum its name's code, an
+ * entity reference the other entity's id or -1).
+ */
+function recordFields(r: Recorder, e: Entity, f: DemoFields): void {
+  if (e.kind === 'agent') {
+    const a = e as Agent;
+    const v = f.agentValues;
+    v[0] = a.hp;
+    v[1] = Math.round(a.stamina);
+    v[2] = f.agent.code(a.state);
+    v[3] = a.state === 'chase' || a.state === 'attack' ? f.playerId : -1;
+    v[4] = a.vx;
+    v[5] = a.vy;
+    v[6] = a.vz;
+    r.fields(a.id, f.agent, v);
+  } else if (e.kind === 'player') {
+    const v = f.playerValues;
+    const input = f.input;
+    v[0] = e.hp;
+    v[1] = input === null ? 0 : input.moveX;
+    v[2] = input === null ? 0 : input.moveY;
+    v[3] = 0;
+    v[4] = input?.jump ? 1 : 0;
+    v[5] = input?.fire ? 1 : 0;
+    v[6] = f.autopilot ? 1 : 0;
+    v[7] = e.z <= 0 ? 1 : 0;
+    v[8] = e.vx;
+    v[9] = e.vy;
+    v[10] = e.vz;
+    r.fields(e.id, f.player, v);
+  } else if (e.kind === 'ball' || e.kind === 'crate') {
+    const v = f.bodyValues;
+    v[0] = e.vx;
+    v[1] = e.vy;
+    v[2] = e.vz;
+    v[3] = e.z <= 0 && Math.hypot(e.vx, e.vy, e.vz) < SLEEP_SPEED ? 1 : 0;
+    r.fields(e.id, e.kind === 'ball' ? f.ball : f.crate, v);
   }
 }

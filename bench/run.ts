@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext, BenchFigures, BenchSection } from './lib/BenchSection';
 import { speedProbeMs, type ProbeReading } from './lib/speedProbe';
+import { fieldsSection } from './sections/fields';
 import { liveSection } from './sections/live';
 import { overlaySection } from './sections/overlay';
 import { recordSection } from './sections/record';
@@ -23,7 +24,14 @@ import { replaySection } from './sections/replay';
 import { sampleSection } from './sections/sample';
 
 /** Every section, in the order they run. */
-const SECTIONS: readonly BenchSection[] = [recordSection, sampleSection, replaySection, overlaySection, liveSection];
+const SECTIONS: readonly BenchSection[] = [
+  recordSection,
+  sampleSection,
+  replaySection,
+  fieldsSection,
+  overlaySection,
+  liveSection,
+];
 
 function optionList(args: readonly string[], name: string): string[] {
   const i = args.indexOf(name);

@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { H_TOTAL_WORDS } from '../../src/core/format/layout';
 import type { FrameReader } from '../../src/core/read/FrameReader';
@@ -189,7 +187,7 @@ const COLUMNS: readonly Column[] = [
 /**
  * The replay section: the figures `saveMs`, `loadMs`, `fileBytesPerEntityFrame`, `fileToRingRatio`
  * (default codec), and `xorDeltaRatio` (xor-delta file / default file), `xorDeltaSaveMs`,
- * `xorDeltaLoadMs`. Writes the default-codec file to `bench/out/bench.rwd`.
+ * `xorDeltaLoadMs`. (`bench/out/bench.rwd`, the same workload with custom fields, is written by the fields section.)
  *
  * @example
  * const { figures } = await replaySection.run(context);
@@ -204,15 +202,11 @@ export const replaySection: BenchSection = {
     const source = recordReplaySource(REPLAY_FRAMES, REPLAY_ENTITIES);
     const ringBytes = source.recorder.ring.bytesUsed;
     const plain = measureCodec(source, 'none', runs, context);
-    const file = join(context.outDir, 'bench.rwd');
-    writeFileSync(file, plain.bytes);
     const xor = measureCodec(source, 'xor-delta', runs, context);
     source.dispose();
     const results = [plain.result, xor.result];
     context.log('');
-    context.log(
-      `ring: ${grouped(ringBytes)} bytes used (${fixed(ringBytes / 1e6, 2)} MB); file written to bench/out/bench.rwd`,
-    );
+    context.log(`ring: ${grouped(ringBytes)} bytes used (${fixed(ringBytes / 1e6, 2)} MB)`);
     const rows = results.map((r) => [
       r.codec,
       fixed(r.saveMs, 1),

@@ -253,6 +253,73 @@ export class FieldRows {
     return bad;
   }
 
+  /**
+   * Writes field `f` of rows `r0 .. r0 + count` from value `0 ..` of the caller's column when the
+   * column is a typed array of the staging column's own type and not much longer than needed: one
+   * block copy (`TypedArray.set`), then a check pass over what was stored, repaired where needed.
+   * Returns the values repaired, or -1 when the column does not qualify (use `writeColumn`).
+   */
+  public writeColumnBlock(f: number, r0: number, count: number, column: ArrayLike<number>): number {
+    const t = this.types[f];
+    const per = t === FIELD_VEC3 ? 3 : 1;
+    const len = column.length;
+    if (!ArrayBuffer.isView(column) || len < count * per || len > 2 * count * per + 64) return -1;
+    if (t === FIELD_F32 || t === FIELD_VEC3) {
+      if (!(column instanceof Float32Array)) return -1;
+      this.grow(r0 + Math.ceil(len / per));
+      const c = this.f32[f];
+      c.set(column, r0 * per);
+      // A float32 is finite when x * 0 is 0: one pass, no branch per value.
+      let acc = 0;
+      const end = (r0 + count) * per;
+      for (let i = r0 * per; i < end; i++) acc += c[i] * 0;
+      if (acc === 0) return 0;
+      let bad = 0;
+      for (let i = r0 * per; i < end; i++) {
+        if (c[i] - c[i] !== 0) {
+          c[i] = 0;
+          bad++;
+        }
+      }
+      return bad;
+    }
+    if (t === FIELD_I32 || t === FIELD_ENTITY) {
+      if (!(column instanceof Int32Array)) return -1;
+      this.grow(r0 + len);
+      const c = this.i32[f];
+      c.set(column, r0);
+      if (t === FIELD_I32) return 0;
+      const maxId = this.maxEntityId;
+      let bad = 0;
+      for (let i = r0; i < r0 + count; i++) {
+        const v = c[i];
+        if (v < -1 || v >= maxId) {
+          c[i] = -1;
+          bad++;
+        }
+      }
+      return bad;
+    }
+    if (!(column instanceof Uint8Array)) return -1;
+    this.grow(r0 + len);
+    const c = this.u8[f];
+    c.set(column, r0);
+    if (t === FIELD_BOOL) {
+      for (let i = r0; i < r0 + count; i++) if (c[i] > 1) c[i] = 1;
+      return 0;
+    }
+    if (t !== FIELD_ENUM) return 0;
+    const names = this.schema.enumNames.length;
+    let bad = 0;
+    for (let i = r0; i < r0 + count; i++) {
+      if (c[i] >= names) {
+        c[i] = ENUM_NONE;
+        bad++;
+      }
+    }
+    return bad;
+  }
+
   /** Stores the repaired value of field `f` in row `r` (its column was missing); returns the values repaired. */
   private repairMissing(f: number, r: number): number {
     const t = this.types[f];

@@ -133,8 +133,75 @@ export class FieldStage {
     const rows = this.rowsOf(schema);
     if (this.match.length < c) this.match = new Int32Array(Math.max(c, this.match.length * 2));
     const match = this.match;
-    // Matching: ids usually are the last `c` staged entities, in order; each row looks from where
-    // the previous one matched, then wraps around once.
+    const start = stageCount - c;
+    const n = schema.types.length;
+    let bad = 0;
+    if (start >= 0 && this.denseRows(rows, ids, c, start, stageIds)) {
+      // The usual case: the ids are the last c staged entities, none with fields yet; rows r0.. in
+      // order, each column one block copy where its type allows.
+      const r0 = rows.count - c;
+      let filled = false;
+      for (let f = 0; f < n; f++) {
+        const col = f < columns.length ? columns[f] : null;
+        const b = col === null || typeof col !== 'object' ? -1 : rows.writeColumnBlock(f, r0, c, col);
+        if (b >= 0) {
+          bad += b;
+          continue;
+        }
+        if (!filled) {
+          for (let i = 0; i < c; i++) match[i] = r0 + i;
+          filled = true;
+        }
+        bad += rows.writeColumn(f, match, c, col as ArrayLike<number>);
+      }
+      if (bad > 0 && !filled) for (let i = 0; i < c; i++) match[i] = r0 + i;
+    } else {
+      this.matchRows(rows, ids, c, stageIds, stageCount, match);
+      for (let f = 0; f < n; f++)
+        bad += rows.writeColumn(f, match, c, f < columns.length ? columns[f] : (null as never));
+    }
+    if (bad > 0) {
+      this.invalid(bad);
+      // Which entities were repaired: rare, so found again value by value.
+      for (let i = 0; i < c; i++) {
+        const r = match[i];
+        if (r >= 0 && this.rowNeedsFlag(rows, columns, i)) flags[rows.rows[r]] |= sanitized;
+      }
+    }
+  }
+
+  /**
+   * When `ids[0..c)` are the staged entities `start..start + c` and none has fields yet, adds their
+   * rows in order (one pass, no search) and returns true; else adds nothing and returns false.
+   */
+  private denseRows(rows: FieldRows, ids: ArrayLike<number>, c: number, start: number, stageIds: Int32Array): boolean {
+    const entityRow = this.entityRow;
+    for (let i = 0; i < c; i++) if (stageIds[start + i] !== ids[i] || entityRow[start + i] >= 0) return false;
+    const r0 = rows.count;
+    if (r0 === 0) this.touch(rows);
+    rows.grow(r0 + c);
+    const rr = rows.rows;
+    const schemaIndex = rows.schema.index;
+    const entitySchema = this.entitySchema;
+    for (let i = 0; i < c; i++) {
+      rr[r0 + i] = start + i;
+      entityRow[start + i] = r0 + i;
+      entitySchema[start + i] = schemaIndex;
+    }
+    rows.count = r0 + c;
+    return true;
+  }
+
+  /** Matches `ids[0..c)` to staged entities one by one (see `columns`), adding rows; `match[i]` is row i's, or -1. */
+  private matchRows(
+    rows: FieldRows,
+    ids: ArrayLike<number>,
+    c: number,
+    stageIds: Int32Array,
+    stageCount: number,
+    match: Int32Array,
+  ): void {
+    // Each row looks from where the previous one matched, then wraps around once.
     let j = stageCount - c >= 0 && stageIds[stageCount - c] === ids[0] ? stageCount - c : 0;
     for (let i = 0; i < c; i++) {
       const id = ids[i];
@@ -152,17 +219,6 @@ export class FieldStage {
       }
       match[i] = this.rowFor(k, rows, id);
       j = k + 1;
-    }
-    const n = schema.types.length;
-    let bad = 0;
-    for (let f = 0; f < n; f++) bad += rows.writeColumn(f, match, c, f < columns.length ? columns[f] : (null as never));
-    if (bad > 0) {
-      this.invalid(bad);
-      // Which entities were repaired: rare, so found again value by value.
-      for (let i = 0; i < c; i++) {
-        const r = match[i];
-        if (r >= 0 && this.rowNeedsFlag(rows, columns, i)) flags[rows.rows[r]] |= sanitized;
-      }
     }
   }
 
@@ -282,6 +338,10 @@ export class FieldStage {
     const { u32, f32, u8 } = t;
     const order = this.order;
     const keys = this.keys;
+    // Rows in staging order, none dropped (the usual case): columns copy without the order.
+    let identity = true;
+    for (let q = 0; q < k && identity; q++) identity = order[q] === q;
+    if (identity) return this.writeBlockInOrder(t, w, rows, k, listed);
     u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
     u32[w + 1] = k;
     u32[w + 2] = listed ? 0 : keys[order[0]];
@@ -325,6 +385,59 @@ export class FieldStage {
     return w;
   }
 
+  /** `writeBlock` when row q is ordered row q. */
+  private writeBlockInOrder(t: FieldTarget, w: number, rows: FieldRows, k: number, listed: boolean): number {
+    const { u32, f32, u8 } = t;
+    const keys = this.keys;
+    u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
+    u32[w + 1] = k;
+    u32[w + 2] = listed ? 0 : keys[0];
+    w += BLOCK_HEADER_WORDS;
+    if (listed) {
+      for (let q = 0; q < k; q++) u32[w + q] = keys[q];
+      w += k;
+    }
+    const types = rows.schema.types;
+    for (let f = 0; f < types.length; f++) {
+      const type = types[f];
+      if (type === FIELD_F32) {
+        const c = rows.f32[f];
+        for (let q = 0; q < k; q++) f32[w + q] = c[q];
+        w += k;
+      } else if (type === FIELD_VEC3) {
+        const c = rows.f32[f];
+        for (let q = 0; q < k; q++) {
+          f32[w + q] = c[q * 3];
+          f32[w + k + q] = c[q * 3 + 1];
+          f32[w + 2 * k + q] = c[q * 3 + 2];
+        }
+        w += 3 * k;
+      } else if (type === FIELD_I32 || type === FIELD_ENTITY) {
+        const c = rows.i32[f];
+        for (let q = 0; q < k; q++) u32[w + q] = c[q];
+        w += k;
+      } else if (type === FIELD_BOOL) {
+        const words = (k + 31) >>> 5;
+        const c = rows.u8[f];
+        for (let x = 0; x < words; x++) {
+          let bits = 0;
+          const end = Math.min(32, k - x * 32);
+          for (let b = 0; b < end; b++) bits |= (c[x * 32 + b] & 1) << b;
+          u32[w + x] = bits;
+        }
+        w += words;
+      } else {
+        const words = (k + 3) >>> 2;
+        u32[w + words - 1] = 0;
+        const c = rows.u8[f];
+        const b = w * 4;
+        for (let q = 0; q < k; q++) u8[b + q] = c[q];
+        w += words;
+      }
+    }
+    return w;
+  }
+
   private rowsOf(schema: FieldSchema): FieldRows {
     let rows = this.bySchema[schema.index];
     if (rows === undefined || rows.schema !== schema) {
@@ -342,15 +455,18 @@ export class FieldStage {
       this.dropRow(id, 'already has fields of another kind in this frame');
       return -1;
     }
-    if (rows.count === 0) {
-      if (this.touchedCount < this.touched.length) this.touched[this.touchedCount] = rows;
-      else this.touched.push(rows);
-      this.touchedCount++;
-    }
+    if (rows.count === 0) this.touch(rows);
     const nr = rows.add(index);
     this.entityRow[index] = nr;
     this.entitySchema[index] = rows.schema.index;
     return nr;
+  }
+
+  /** Notes that `rows` has rows this frame. */
+  private touch(rows: FieldRows): void {
+    if (this.touchedCount < this.touched.length) this.touched[this.touchedCount] = rows;
+    else this.touched.push(rows);
+    this.touchedCount++;
   }
 
   private dropRow(id: number, why: string): void {

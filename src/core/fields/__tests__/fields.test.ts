@@ -286,6 +286,41 @@ describe('custom fields', () => {
     expect(warnings.filter((w) => w.includes('field value')).length).toBe(1);
   });
 
+  it('repairs bad values of block-copied typed columns, and orders rows recorded out of entity order', () => {
+    const r = recorder();
+    const S = r.declareFields('a', { hp: 'f32', st: 'enum', t: 'entity', on: 'bool', v: 'vec3' });
+    S.code('only');
+    const ids = Int32Array.from([1, 2, 3, 4]);
+    const pos = new Float32Array(12);
+    const rot = Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    r.beginFrame(0, 1);
+    r.entityBatch(4, ids, pos, rot);
+    r.entity(9, 0, 0, 0, 0, 0, 0, 1);
+    r.fields(9, S, [7, 0, 1, 1, 1, 2, 3]); // the last entity's row comes first
+    r.fieldColumns(S, 4, ids, [
+      Float32Array.from([1, Number.NaN, 3, Number.POSITIVE_INFINITY]),
+      Uint8Array.from([0, 5, 0, 0]),
+      Int32Array.from([-1, 2, -5, 4]),
+      Uint8Array.from([0, 1, 2, 0]),
+      Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, Number.NaN, 11, 12]),
+    ]);
+    r.endFrame();
+    const pb = new Playback(r.reader);
+    const out = new Float64Array(3);
+    const read = (id: number, field: number): number[] => {
+      pb.fields.valueAt(r.entities.lookup(id), field, 0, out);
+      return Array.from(out.subarray(0, field === 4 ? 3 : 1));
+    };
+    expect([1, 2, 3, 4, 9].map((id) => read(id, 0))).toEqual([[1], [0], [3], [0], [7]]);
+    expect([1, 2, 3, 4, 9].map((id) => read(id, 1))).toEqual([[0], [Number.NaN], [0], [0], [0]]);
+    expect([1, 2, 3, 4, 9].map((id) => read(id, 2))).toEqual([[Number.NaN], [2], [Number.NaN], [4], [1]]);
+    expect([1, 2, 3, 4, 9].map((id) => read(id, 3))).toEqual([[0], [1], [1], [0], [1]]);
+    expect(read(4, 4)).toEqual([0, 11, 12]);
+    expect(read(9, 4)).toEqual([1, 2, 3]);
+    expect(r.stats.invalidFieldValues).toBe(5);
+    expect([0, 1, 2, 3, 4].map((i) => r.reader.flagsAt(0, i) >> 7)).toEqual([0, 1, 1, 1, 0]);
+  });
+
   it('drops rows over the field budget and flags the frame', () => {
     const r = recorder({ fieldBudgetBytes: 64 });
     const S = r.declareFields('a', { hp: 'f32' });

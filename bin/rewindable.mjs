@@ -3,13 +3,16 @@
 // built library (dist/cli.js); in a source checkout without a build, falls back to the TypeScript
 // sources through tsx when it is installed. The process-specific parts (files, stdout, exit code,
 // signals) live here; `info` is free of Node APIs, `serve` is a Node server (ws).
+// REWINDABLE_CLI_SOURCE=1 runs the sources even when a build exists (the unit tests do: a stale
+// dist/ from an earlier build must not decide whether today's sources pass).
 import { existsSync, readFileSync } from 'node:fs';
 
 const built = new URL('../dist/cli.js', import.meta.url);
 const source = new URL('../src/cli/index.ts', import.meta.url);
 
 async function loadCli() {
-  if (existsSync(built)) return import(built.href);
+  const fromSource = process.env.REWINDABLE_CLI_SOURCE === '1';
+  if (existsSync(built) && !fromSource) return import(built.href);
   if (existsSync(source)) {
     try {
       const { register } = await import('tsx/esm/api');

@@ -166,17 +166,19 @@ describe('bin/rewindable.mjs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rewindable-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const bin = fileURLToPath(new URL('../../../bin/rewindable.mjs', import.meta.url));
+  // The sources under test, not a dist/ that an earlier `npm run build` left behind.
+  const env = { ...process.env, REWINDABLE_CLI_SOURCE: '1' };
 
   it('runs as a process: JSON and exit 0 for a good file, the error and exit 1 for a bad one', () => {
     const good = join(dir, 'good.rwd');
     const bad = join(dir, 'bad.rwd');
     writeFileSync(good, bytes);
     writeFileSync(bad, bytes.subarray(0, bytes.length - 10));
-    const ok = spawnSync(process.execPath, [bin, 'info', good], { encoding: 'utf8', timeout: 60_000 });
+    const ok = spawnSync(process.execPath, [bin, 'info', good], { encoding: 'utf8', timeout: 60_000, env });
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
     expect((JSON.parse(ok.stdout) as { buildId: string }).buildId).toBe('build-7');
-    const fail = spawnSync(process.execPath, [bin, 'info', bad], { encoding: 'utf8', timeout: 60_000 });
+    const fail = spawnSync(process.execPath, [bin, 'info', bad], { encoding: 'utf8', timeout: 60_000, env });
     expect(fail.status).toBe(1);
     expect(fail.stderr).toContain('rewindable replay TRUNCATED');
   });

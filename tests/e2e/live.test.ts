@@ -142,19 +142,30 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   expect(await viewer.locator('[data-id="live-sessions"]').textContent(), 'the session shown').toContain(
     'rewindable demo',
   );
-  const label = () =>
-    viewer.evaluate(async () => {
-      const o = (window as unknown as E2EWindow).__viewer.overlay;
-      await new Promise((r) => setTimeout(r, 250)); // the label is rebuilt at most every 0.1 s of ticks
-      return o.timeline.labelText;
-    });
-  expect(await label(), 'the timeline label while following').toMatch(/^live {2}frame \d+ .* following /);
+  // The label is rebuilt on the overlay's ticks (at most every 0.1 s of them): on a loaded machine a
+  // tick may take longer than any fixed wait, so wait for the text wanted and report the last one seen.
+  const label = async (want: RegExp): Promise<string> => {
+    const read = () => viewer.evaluate(() => (window as unknown as E2EWindow).__viewer.overlay.timeline.labelText);
+    try {
+      await viewer.waitForFunction(
+        (source) => new RegExp(source).test((window as unknown as E2EWindow).__viewer.overlay.timeline.labelText),
+        want.source,
+        { timeout: 30_000, polling: 100 },
+      );
+    } catch {
+      // the assertion below shows the text
+    }
+    return read();
+  };
+  const followingLabel = /^live {2}frame \d+ .* following /;
+  expect(await label(followingLabel), 'the timeline label while following').toMatch(followingLabel);
 
   // Pause the viewer's copy: its playhead stays, the game runs on.
   await viewer.locator('[data-id="live-follow"]').click();
   const paused = await liveState(viewer);
   expect(paused.following, 'after the pause button').toBe(false);
-  expect(await label(), 'the timeline label once paused').toMatch(/^live {2}frame \d+ .* paused /);
+  const pausedLabel = /^live {2}frame \d+ .* paused /;
+  expect(await label(pausedLabel), 'the timeline label once paused').toMatch(pausedLabel);
   const at = paused.position;
   const gameAt = await game.evaluate(() => (window as unknown as E2EWindow).__demo.stats().newestFrame);
   const gameLater = await waitGameNewest(game, gameAt + 20);

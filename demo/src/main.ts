@@ -37,6 +37,10 @@ async function main(): Promise<void> {
   const hud = new Hud(game, rewind, { onSave: save, onLoad: load });
   const { overlay } = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
   hud.showOverlay(overlay);
+  // The overlay's key help is drawn in the canvas: the page's HUD steps aside while it is shown.
+  overlay.onChange((o) => {
+    hud.root.style.visibility = o.helpShown ? 'hidden' : '';
+  });
   const files = new ReplayFiles({
     overlay,
     banner,

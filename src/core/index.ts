@@ -29,7 +29,14 @@ export {
 
 // Reading and playback
 export { FrameReader } from './read/FrameReader';
-export { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from './read/buffers';
+export {
+  DISPLAY_RECORDED,
+  DISPLAY_SHOWN,
+  EntityBuffer,
+  EventBuffer,
+  FrameHeader,
+  PrimitiveBuffer,
+} from './read/buffers';
 export {
   type Bookmark,
   DEFAULT_PLAYBACK_OPTIONS,

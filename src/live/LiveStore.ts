@@ -16,6 +16,7 @@ import {
 import { QUAT_IDENTITY_BITS } from '../core/math/quat';
 import { FrameReader } from '../core/read/FrameReader';
 import { ChannelRegistry } from '../core/store/ChannelRegistry';
+import { frameChannelMask, primitiveChannelMask } from '../core/format/channelMask';
 import { EntityTable } from '../core/store/EntityTable';
 import { FrameRing } from '../core/store/FrameRing';
 import { StaticLayers } from '../core/store/StaticLayers';
@@ -197,7 +198,10 @@ export class LiveStore {
     if (meta.staticLayers !== undefined) {
       const keep = new Set(meta.staticLayers.map((l) => l.name));
       for (const l of this.staticLayers.list()) if (!keep.has(l.name)) this.staticLayers.delete(l.name);
-      for (const l of meta.staticLayers) this.staticLayers.setEncoded(l.name, l.words, l.primCount);
+      for (const l of meta.staticLayers) {
+        this.staticLayers.setEncoded(l.name, l.words, l.primCount);
+        this.channels.markUsed(primitiveChannelMask(l.words, 0, l.words.length));
+      }
     }
   }
 
@@ -233,6 +237,8 @@ export class LiveStore {
       u[k] = ((w & ~HANDLE_MASK_) | h) >>> 0;
       t.setLastFrame(h, frame, t.isEnded(h));
     }
+    // The channels this frame draws on (a panel lists only the channels in use).
+    this.channels.markUsed(frameChannelMask(u, at));
     ring.commit(frame, words);
     this.framesReceived++;
     this.framesSkippedBySender += v.skipped;

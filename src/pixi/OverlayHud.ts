@@ -176,10 +176,18 @@ export class OverlayHud {
     }
     this.badge.root.position.set(12, 12);
     this.info.root.position.set(12, this.badge.root.visible ? 16 + this.badge.height : 12);
-    // Near the top rather than centred: games keep their HUD along the bottom.
-    this.help.root.position.set(
-      Math.max(12, (w - this.help.width) / 2),
-      Math.max(12, Math.min((h - this.help.height) / 2, 40)),
+    // Near the top rather than centred (games keep their HUD along the bottom), above the timeline,
+    // and scaled down to fit a small screen: never clipped.
+    const help = this.help;
+    // The timeline's top, its label above the lanes included (layout runs on resizes and toggles only).
+    const t = this.timeline.root;
+    const room = t.visible ? Math.min(h, t.getBounds().y) : h;
+    const fit = help.width > 0 && help.height > 0 ? Math.min(1, (w - 24) / help.width, (room - 24) / help.height) : 1;
+    const k = fit > 0.2 ? fit : 0.2;
+    help.root.scale.set(k);
+    help.root.position.set(
+      Math.max(12, (w - help.width * k) / 2),
+      Math.max(12, Math.min((room - help.height * k) / 2, 40)),
     );
   }
 

@@ -353,9 +353,15 @@ export class RewindOverlay {
     runOverlayCommand(this, command);
   }
 
-  /** Shows or hides the key help. */
+  /** Shows or hides the key help; `onChange` listeners hear of it (a page's own HUD can step aside). */
   public toggleHelp(show = !this.help.root.visible): void {
     this.hud.toggleHelp(show);
+    this.emit();
+  }
+
+  /** Whether the key help is shown. */
+  public get helpShown(): boolean {
+    return this.help.root.visible;
   }
 
   /**

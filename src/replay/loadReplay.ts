@@ -8,6 +8,7 @@ import { EntityTable } from '../core/store/EntityTable';
 import { FrameRing } from '../core/store/FrameRing';
 import { StaticLayers } from '../core/store/StaticLayers';
 import { CHECKSUM_SEED, checksumWords } from './checksum';
+import { frameChannelMask, primitiveChannelMask } from '../core/format/channelMask';
 import { checkFrame, checkPrimitives, rowOfSorted } from './checkFrames';
 import type { FrameCheckContext } from './checkFrames';
 import { ReplayError } from './ReplayError';
@@ -548,6 +549,8 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
   let checksum = CHECKSUM_SEED;
   let prevAt = 0;
   let prevWords = 0;
+  // The channels the frames draw on (a panel lists only the channels in use).
+  let usedChannels = 0;
   for (let i = 0; i < count; i++) {
     const words = frameWords[i];
     const at = ring.reserve(words);
@@ -560,6 +563,7 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     const frame = summary.first + i;
     if (o.verifyChecksum) checksum = checksumWords(u32, at, words, checksum);
     checkFrame(u32, ring.f32, ring.f64, at, words, frame, i, ctx);
+    usedChannels |= frameChannelMask(u32, at);
     ring.commit(frame);
     prevAt = at;
     prevWords = words;
@@ -608,8 +612,12 @@ function load(input: Uint8Array | ArrayBuffer, options: Partial<LoadReplayOption
     if (i < BUILTIN_CHANNEL_NAMES.length) channels.setBudget(i, c.budget);
     else channels.register(c.name, { color: c.color, budget: c.budget });
   });
+  channels.markUsed(usedChannels);
   const staticLayers = new StaticLayers();
-  for (const l of layers) staticLayers.setEncoded(l.name, l.words, l.primCount);
+  for (const l of layers) {
+    staticLayers.setEncoded(l.name, l.words, l.primCount);
+    channels.markUsed(primitiveChannelMask(l.words, 0, l.words.length));
+  }
 
   if (o.expectedBuildId !== null && o.expectedBuildId !== buildId) {
     warnings.add({

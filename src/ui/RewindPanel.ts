@@ -48,8 +48,8 @@ const TRANSPORT: ReadonlyArray<readonly [command: OverlayCommand, glyph: string,
 /**
  * A lil-gui panel for the overlay: play/pause, a transport row (oldest, previous marker, step,
  * next marker, newest), speed (reverse to fast, slow motion included), loop, interpolation, one
- * checkbox per registered channel, bones, camera mode, bookmarks (add, and per bookmark: jump,
- * rename, delete), and save/load buttons that call the given callbacks. Key names in the labels
+ * checkbox per channel in use (`ChannelRegistry.usedMask`), bones (when a skeleton is described),
+ * camera mode, bookmarks (add, and per bookmark: jump, rename, delete), and save/load buttons that call the given callbacks. Key names in the labels
  * come from the overlay's key bindings. The panel holds no playback state of its own: every
  * control sends a command to the overlay, and the panel redraws from the overlay's state when it
  * changes (`overlay.onChange`).
@@ -78,6 +78,9 @@ export class RewindPanel {
   private readonly bookmarkFolder: GUI;
   private readonly channelState: Record<string, boolean> = {};
   private channelControllers: Controller[] = [];
+  /** The channel index of each of `channelControllers`. */
+  private channelIndices: number[] = [];
+  private readonly bonesController: Controller;
   private bookmarkRows: Controller[] = [];
   private shownBookmarks: ReadonlyArray<Bookmark> | null = null;
   private readonly playButton: Controller;
@@ -87,6 +90,9 @@ export class RewindPanel {
   private readonly unsubscribe: () => void;
   private readonly timer: ReturnType<typeof setInterval> | null;
   private destroyed = false;
+  /** The channels in use and whether bones were shown at the last `syncChannels`. */
+  private shownUsed = -1;
+  private shownBones = true;
 
   public constructor(
     public readonly overlay: RewindOverlay,
@@ -133,7 +139,7 @@ export class RewindPanel {
     this.resumeButton = play.add(commands, 'resume').name(this.withKey('resume game', 'resume'));
 
     this.channelFolder = this.gui.addFolder('Channels');
-    this.channelFolder
+    this.bonesController = this.channelFolder
       .add(v, 'bones')
       .name('bones (stick figures)')
       .onChange((on: boolean) => overlay.setShowBones(on));
@@ -197,7 +203,8 @@ export class RewindPanel {
     this.playButton.enable(!empty);
     this.resumeButton.enable(!live);
     this.returnButton?.show(o.source === 'replay');
-    const shown = !this.options.onlyWhilePaused || !live;
+    // The key help (H) is drawn in the canvas: the panel steps aside while it is shown.
+    const shown = (!this.options.onlyWhilePaused || !live) && !o.helpShown;
     if (shown !== !this.gui._hidden) this.gui.show(shown);
     this.syncChannels();
     this.syncBookmarks();
@@ -246,8 +253,13 @@ export class RewindPanel {
   private refreshStatus(): void {
     const o = this.overlay;
     const r = o.reader;
-    // The first frame recorded changes what the play button offers (no change event says so).
-    if (this.playButton._disabled !== (o.state === 'live' && r.frameCount === 0)) {
+    // The first frame recorded changes what the play button offers, and a channel first drawn on or
+    // a skeleton described what the channel folder lists (no change event says so).
+    if (
+      this.playButton._disabled !== (o.state === 'live' && r.frameCount === 0) ||
+      r.channels.usedMask !== this.shownUsed ||
+      this.hasSkeletons() !== this.shownBones
+    ) {
       this.refresh();
       return;
     }
@@ -263,17 +275,25 @@ export class RewindPanel {
     }
   }
 
-  /** One checkbox per registered channel (rebuilt when channels are registered or the source changes). */
+  /**
+   * One checkbox per channel in use (`ChannelRegistry.usedMask`: registered by the game, or drawn
+   * on), rebuilt when that set or the source changes; the bones row only when a skeleton is described.
+   */
   private syncChannels(): void {
     const channels = this.overlay.reader.channels;
     const mask = this.overlay.channelMask;
+    const used = channels.usedMask;
+    const listed = channels.list().filter((info) => (used & (1 << info.index)) !== 0);
     if (
-      this.channelControllers.length !== channels.count ||
-      this.channelControllers.some((c, i) => c.property !== channels.name(i))
+      this.channelControllers.length !== listed.length ||
+      listed.some(
+        (info, k) => this.channelIndices[k] !== info.index || this.channelControllers[k].property !== info.name,
+      )
     ) {
       for (const c of this.channelControllers) c.destroy();
       this.channelControllers = [];
-      for (const info of channels.list()) {
+      this.channelIndices = [];
+      for (const info of listed) {
         this.channelState[info.name] = (mask & (1 << info.index)) !== 0;
         const command = CHANNEL_COMMANDS[info.index];
         const c = this.channelFolder.add(this.channelState, info.name).onChange((on: boolean) => {
@@ -282,11 +302,23 @@ export class RewindPanel {
         if (command !== undefined) c.name(this.withKey(info.name, command));
         c.domElement.style.borderLeft = `4px solid #${info.color.toString(16).padStart(6, '0')}`;
         this.channelControllers.push(c);
+        this.channelIndices.push(info.index);
       }
     }
-    for (let i = 0; i < this.channelControllers.length; i++) {
+    for (let k = 0; k < this.channelControllers.length; k++) {
+      const i = this.channelIndices[k];
       this.channelState[channels.name(i)!] = (mask & (1 << i)) !== 0;
     }
+    this.shownUsed = used;
+    this.shownBones = this.hasSkeletons();
+    this.bonesController.show(this.shownBones);
+  }
+
+  /** Whether the recording shown describes a skeleton (bones can be drawn). */
+  private hasSkeletons(): boolean {
+    const skeletons = this.overlay.reader.entities.skeletons;
+    for (let k = 0; k < skeletons.length; k++) if (skeletons[k] !== undefined) return true;
+    return false;
   }
 
   /**

@@ -30,6 +30,21 @@ export interface DisplayedTransform {
   rotation: number;
   visible: boolean;
   tint: number;
+  /** The root's scale and alpha (2D display state, issue 19). */
+  scaleX: number;
+  scaleY: number;
+  alpha: number;
+  /** The label of the texture a pickup's glint sprite shows, or null. */
+  texture: string | null;
+}
+
+/** 2D display state as recorded (`Recorder.display`). */
+export interface RecordedDisplay {
+  scaleX: number;
+  scaleY: number;
+  alpha: number;
+  visible: boolean;
+  texture: string | null;
 }
 
 /** The recorded transform of an entity at a frame (the life present in that frame). */
@@ -39,6 +54,8 @@ export interface RecordedTransform {
   angle: number;
   flags: number;
   handle: number;
+  /** Its 2D display state, or null when none was recorded for it in that frame. */
+  display: RecordedDisplay | null;
 }
 
 /** One unique id (one life of an id) held in the overlay's current reader. */
@@ -111,6 +128,19 @@ export interface E2EDemoHook {
   loadReplayBytes(bytes: Uint8Array): void;
   /** Hash of the canvas RGBA after presenting and rendering (equal pixels, equal hash). */
   canvasChecksum(): number;
+  /** The live game's pickups and their look (2D display state, issue 19). */
+  pickups(): PickupState[];
+  /** Collects the oldest pickup on the floor as a touch does (it starts to pop); its id, or -1. */
+  popPickup(): number;
+}
+
+/** A live pickup's look in the game. */
+export interface PickupState {
+  id: number;
+  scale: number;
+  alpha: number;
+  /** Collected and popping. */
+  popping: boolean;
 }
 
 /** `window.__viewer` (demo/viewer.html). */

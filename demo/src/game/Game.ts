@@ -9,6 +9,7 @@
  */
 import { drawAgentDebug, updateAgent } from './ai';
 import { cross, stickFigure, type DebugChannels, type DebugDraw } from './debugDraw';
+import { POP_SECONDS, pickupLookAtSpawn, stepPickupLook } from './pickupLook';
 import { Arena, TILE } from './Arena';
 import { Camera } from './Camera';
 import { Crowd, MAX_MOVERS } from './Crowd';
@@ -294,7 +295,7 @@ export class Game {
     let best: Pickup | null = null;
     let bd = range;
     for (const p of this.pickups) {
-      if (p.type !== type) continue;
+      if (p.type !== type || p.popAge >= 0) continue;
       const d = Math.hypot(p.x - x, p.y - y);
       if (d < bd) {
         bd = d;
@@ -563,6 +564,7 @@ export class Game {
         type,
         life: 7 + this.rng.next() * 4,
         bobPhase: this.rng.next() * Math.PI * 2,
+        ...pickupLookAtSpawn(),
       };
       this.pickups.push(p);
       this.noteSpawn(p, type);
@@ -573,6 +575,14 @@ export class Game {
       p.angle = wrapAngle(p.angle + dt * 2.2);
       p.bobPhase += dt * 4;
       p.z = 4 + Math.sin(p.bobPhase) * 3;
+      // A collected pickup pops (grows and fades), then despawns; it can be taken only once.
+      if (stepPickupLook(p, dt)) {
+        if (p.popAge >= POP_SECONDS) {
+          this.pickups.splice(i, 1);
+          this.noteDespawn(p);
+        }
+        continue;
+      }
       let taker: Actor | null = null;
       for (const a of this.actorsIter()) {
         if (Math.hypot(a.x - p.x, a.y - p.y) < a.radius + p.radius + 4 && a.z < FLY_HEIGHT) {
@@ -584,8 +594,8 @@ export class Game {
         if (p.type === 'health') taker.hp = Math.min(taker.maxHp, taker.hp + 30);
         else if (taker === this.player) this.energyTimer = 4;
         this.events.push({ kind: 'pickup', subject: taker.id, x: p.x, y: p.y, value: p.type === 'health' ? 1 : 2 });
-      }
-      if (taker !== null || p.life <= 0) {
+        p.popAge = 0;
+      } else if (p.life <= 0) {
         this.pickups.splice(i, 1);
         this.noteDespawn(p);
       }

@@ -90,11 +90,23 @@ export interface Projectile extends Entity {
 /** Pickup kinds. */
 export type PickupType = 'health' | 'energy';
 
-/** A pickup: sits on the floor bobbing, collected by touching it, expires. */
+/**
+ * A pickup: sits on the floor bobbing and glinting, collected by touching it (it then pops: grows and
+ * fades for `POP_SECONDS`, see pickupLook.ts), expires. `scale`, `alpha` and `glintFrame` are what
+ * it looks like (recorded as 2D display state).
+ */
 export interface Pickup extends Entity {
   readonly type: PickupType;
   life: number;
   bobPhase: number;
+  /** Seconds since it was collected, or -1 while it lies on the floor. */
+  popAge: number;
+  scale: number;
+  alpha: number;
+  /** Seconds of glint animation (it drives `glintFrame`). */
+  glintTime: number;
+  /** The glint animation frame shown, in [0, GLINT_FRAMES). */
+  glintFrame: number;
 }
 
 /** A live explosion. Its look is a pure function of its age (see `view/explosionFx.ts`). */

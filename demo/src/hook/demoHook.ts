@@ -86,6 +86,10 @@ export interface DemoHook {
   loadReplayBytes(bytes: Uint8Array): void;
   /** Hash of the canvas RGBA after bringing the overlay up to date and rendering (to detect a change). */
   canvasChecksum(): number;
+  /** The live game's pickups and their look (2D display state, issue 19). */
+  pickups(): Array<{ id: number; scale: number; alpha: number; popping: boolean }>;
+  /** Collects the oldest pickup on the floor as a touch does (it starts to pop); its id, or -1. */
+  popPickup(): number;
 }
 
 declare global {
@@ -153,6 +157,13 @@ export function installDemoHook(
         newestFrame: r.reader.frameCount > 0 ? r.reader.newestFrame : -1,
         steps: game.steps,
       };
+    },
+    pickups: () => game.pickups.map((p) => ({ id: p.id, scale: p.scale, alpha: p.alpha, popping: p.popAge >= 0 })),
+    popPickup() {
+      const p = game.pickups.find((x) => x.popAge < 0);
+      if (p === undefined) return -1;
+      p.popAge = 0;
+      return p.id;
     },
     recordedAt: (id, frame) => recordedTransform(overlay.reader, id, frame),
     lifetimes: () => listLifetimes(overlay.playback),

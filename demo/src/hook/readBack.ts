@@ -3,9 +3,10 @@
  * `recordedTransform`, `listLifetimes` and `shownObjectOf` answer "where was entity N in frame F"
  * and "what shows it now"; `displayedTransform` is what the hooks report of a display.
  */
-import { EntityBuffer, quatToAngleZ, type FrameReader, type Playback } from 'rewindable';
+import { DISPLAY_SHOWN, EntityBuffer, quatToAngleZ, type FrameReader, type Playback } from 'rewindable';
 import type { RewindOverlay } from 'rewindable/pixi';
 import type { Container } from 'pixi.js';
+import { GLINT_LABEL } from '../game/pickupLook';
 
 /** An entity as recorded in one frame. */
 export interface RecordedTransform {
@@ -17,6 +18,18 @@ export interface RecordedTransform {
   flags: number;
   /** The unique id's handle (one per life of the id). */
   handle: number;
+  /** Its 2D display state (issue 19), or null when none was recorded for it in that frame. */
+  display: RecordedDisplay | null;
+}
+
+/** 2D display state as recorded (`Recorder.display`). */
+export interface RecordedDisplay {
+  scaleX: number;
+  scaleY: number;
+  alpha: number;
+  visible: boolean;
+  /** The texture name, or null for none. */
+  texture: string | null;
 }
 
 const readScratch = new EntityBuffer();
@@ -36,12 +49,24 @@ export function recordedTransform(reader: FrameReader, id: number, frame: number
     const i = reader.indexOf(frame, h);
     if (i < 0) continue;
     if (!reader.readEntities(frame, readScratch, false)) return null;
+    const e = readScratch;
+    const shown = e.hasDisplay ? e.display[i] : 0;
     return {
       x: readScratch.positions[i * 3],
       y: readScratch.positions[i * 3 + 1],
       angle: quatToAngleZ(readScratch.rotations, i * 4),
       flags: readScratch.flags[i],
       handle: h,
+      display:
+        shown === 0
+          ? null
+          : {
+              scaleX: e.scales[i * 2],
+              scaleY: e.scales[i * 2 + 1],
+              alpha: e.alphas[i],
+              visible: (shown & DISPLAY_SHOWN) !== 0,
+              texture: e.textures[i] >= 0 ? (reader.textures[e.textures[i]] ?? null) : null,
+            },
     };
   }
   return null;
@@ -109,21 +134,31 @@ export interface DisplayedTransform {
   /** Visible and on the stage. */
   visible: boolean;
   tint: number;
+  scaleX: number;
+  scaleY: number;
+  alpha: number;
+  /** The label of the texture its glint sprite shows (pickups), or null. */
+  texture: string | null;
 }
 
 /**
  * Where a display object is drawn, as the hooks report it.
  *
  * @example
- * displayedTransform(view.displayOf(id)); // { x, y, rotation, visible, tint }
+ * displayedTransform(view.displayOf(id)); // { x, y, rotation, visible, tint, scaleX, scaleY, alpha, texture }
  */
-export function displayedTransform(d: {
-  x: number;
-  y: number;
-  rotation: number;
-  visible: boolean;
-  tint: number;
-  parent: unknown;
-}): DisplayedTransform {
-  return { x: d.x, y: d.y, rotation: d.rotation, visible: d.visible && d.parent !== null, tint: d.tint };
+export function displayedTransform(d: Container): DisplayedTransform {
+  // Duck-typed: this module loads without pixi (node tools read recordings with it).
+  const glint = d.getChildByLabel(GLINT_LABEL) as { texture?: { label?: string } } | null;
+  return {
+    x: d.x,
+    y: d.y,
+    rotation: d.rotation,
+    visible: d.visible && d.parent !== null,
+    tint: d.tint,
+    scaleX: d.scale.x,
+    scaleY: d.scale.y,
+    alpha: d.alpha,
+    texture: glint?.texture?.label ?? null,
+  };
 }

@@ -23,6 +23,7 @@ import { RewindOverlay, type EntityView } from 'rewindable/pixi';
 import { RewindPanel } from 'rewindable/ui';
 import type { Application, Container } from 'pixi.js';
 import type { Game } from '../game/Game';
+import { showPickup } from '../view/pickupArt';
 import { presentExplosions, type ExplosionLayer } from './explosions';
 import type { Rewind } from './recording';
 /** What `attachOverlay` needs from the game's displays (the demo's `GameView`). */
@@ -74,7 +75,8 @@ export interface AttachedOverlay {
 /**
  * Puts a recorded, interpolated entity on a display: x, y, the angle about z, the tint for its
  * flags (damaged red, highlighted yellow), then height and, for skeletal kinds, the pose from the
- * recorded bones. The binding's `apply` in the demo and the viewer. Allocates nothing.
+ * recorded bones; for entities with 2D display state (pickups), visibility, scale, alpha and the
+ * glint frame. The binding's `apply` in the demo and the viewer. Allocates nothing.
  *
  * @example
  * new RewindOverlay(app, world, { find, create, apply: (display, v) => applyRecorded(display, v, view) }, recorder);
@@ -87,6 +89,11 @@ export function applyRecorded(display: Container, v: EntityView, poser: Pick<Gam
   const s = v.sample;
   const start = s.boneStart[v.index];
   poser.applyPose(display, v.z, s.boneRotations, s.boneOffsets, start, start >= 0 ? s.boneCount[v.index] : 0);
+  // 2D display state (pickups: the pop and the glint frame), as recorded.
+  if (v.hasDisplay) {
+    display.visible = v.visible;
+    showPickup(display, v.scaleX, v.scaleY, v.alpha, v.texture ?? '');
+  }
 }
 
 /**

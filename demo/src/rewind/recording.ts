@@ -30,7 +30,8 @@ import { TILE } from '../game/Arena';
 import type { DebugChannels, DebugDraw } from '../game/debugDraw';
 import type { Game } from '../game/Game';
 import { BONE_COUNT, RIG_PARENTS } from '../game/rig';
-import type { Actor, Agent, Entity } from '../game/types';
+import type { Actor, Agent, Entity, Pickup } from '../game/types';
+import { recordPickupDisplay } from './pickupDisplay';
 
 /** What it costs to record, measured each frame. */
 export interface RecordCost {
@@ -240,6 +241,9 @@ function recordEntity(r: Recorder, e: Entity, highlighted: number, fields: DemoF
   if (e.kind === 'player' || e.kind === 'agent') {
     const rig = (e as Actor).rig;
     r.bones(e.id, BONE_COUNT, rig.rot, rig.off);
+  } else if (e.kind === 'pickup') {
+    // 2D display state: the pop (scale, alpha) and the glint frame.
+    recordPickupDisplay(r, e as Pickup);
   }
   recordFields(r, e, fields);
 }

@@ -8,6 +8,7 @@ import { Graphics, Sprite, type Container, type Renderer, type Texture } from 'p
 import type { Kind } from '../game/types';
 import { KINDS } from '../game/types';
 import { EntityView } from './EntityView';
+import { registerGlintTextures } from './pickupArt';
 import { MOVER_COLORS, colorFor, defaultRadius, isDemoKind, moverVariant, variantFor } from './kindLook';
 
 export { BALL_COLORS, MOVER_COLORS, colorFor, defaultRadius, isDemoKind, moverVariant, variantFor } from './kindLook';
@@ -41,6 +42,7 @@ export class DisplayFactory {
       this.moverTextures.push(renderer.generateTexture({ target: g, resolution: 2 }));
       g.destroy();
     }
+    registerGlintTextures(renderer);
   }
 
   /**
@@ -65,6 +67,7 @@ export class DisplayFactory {
     d.visible = true;
     d.tint = 0xffffff;
     d.alpha = 1;
+    d.scale.set(1); // a pickup's pop grows its root
     return d;
   }
 

@@ -14,6 +14,8 @@ import { BALL_COLORS, DisplayFactory, MoverSprite, type EntityDisplay } from './
 import { DAMAGE_TINT, type EntityView, HIGHLIGHT_TINT, PLAYER_COLOR, SQUAD_COLORS } from './EntityView';
 import { drawExplosion } from './explosionFx';
 import { ReplayEffects } from './ReplayEffects';
+import { showPickup } from './pickupArt';
+import { GLINT_NAMES } from '../game/pickupLook';
 
 export { MoverSprite, type EntityDisplay };
 
@@ -123,6 +125,9 @@ export class GameView {
       if (e.kind === 'player' || e.kind === 'agent') {
         const rig = (e as Actor).rig;
         d.poseFromBones(rig.rot, rig.off, 0, rig.rot.length / 4);
+      } else if (e.kind === 'pickup') {
+        const p = e as Pickup;
+        showPickup(d, p.scale, p.scale, p.alpha, GLINT_NAMES[p.glintFrame]);
       }
     }
     this.syncCrowd(game);

@@ -19,6 +19,7 @@ import {
   H_SANITIZED,
   H_TOTAL_WORDS,
 } from '../format/layout';
+import { frameChannelMask } from '../format/channelMask';
 import { MAX_KINDS, USER_FLAGS_MASK } from '../validate/rules';
 import { WarnOnce } from '../validate/WarnOnce';
 import { EntityKernel } from '../kernel/EntityKernel';
@@ -701,6 +702,8 @@ export class Recorder {
     this.repairs.committed();
     events.committed();
     u[at + H_TOTAL_WORDS] = total;
+    // The channels this frame drew on, for panels that list only the channels in use.
+    if (draw.wordCount > 0 || draw.overBudget !== 0) this.channels.markUsed(frameChannelMask(u, at));
     ring.commit(frame, total);
     this.stats.framesRecorded++;
     if (this.frameEndListeners.length > 0) this.notifyFrameEnd(frame);

@@ -2,6 +2,7 @@ import type { DebugDraw } from '../draw/DebugDraw';
 import type { ChannelRegistry } from '../store/ChannelRegistry';
 import type { PrimitiveEncoder } from '../store/StaticLayers';
 import { DrawRecorder } from './DrawRecorder';
+import { primitiveChannelMask } from '../format/channelMask';
 import type { RecorderStats } from './RecorderStats';
 import type { WarnOnce } from '../validate/WarnOnce';
 
@@ -47,6 +48,9 @@ export class StaticLayerEncoder implements PrimitiveEncoder {
       b.flushText();
       b.open = false;
     }
-    return { words: b.words.slice(0, b.wordCount), primCount: b.primCount };
+    const words = b.words.slice(0, b.wordCount);
+    // A static layer's channels are in use (a panel lists them).
+    this.channels.markUsed(primitiveChannelMask(words, 0, words.length));
+    return { words, primCount: b.primCount };
   }
 }

@@ -43,6 +43,10 @@ export class ChannelRegistry {
   public readonly budgets = new Int32Array(MAX_CHANNELS);
   private readonly defaultBudget: number;
   private readonly listeners: Array<() => void> = [];
+  /** Channels registered by the game or drawn on (see `usedMask`). */
+  private used = 0;
+  /** Whether the built-in channels are registered (a `register` after that is the game's). */
+  private builtInsDone = false;
 
   public constructor(defaultBudget: number) {
     const problem = channelBudgetProblem(defaultBudget);
@@ -51,6 +55,22 @@ export class ChannelRegistry {
     this.register('ai', { color: 0xffc83d });
     this.register('physics', { color: 0x4dd2ff });
     this.register('animation', { color: 0xd86bff });
+    this.builtInsDone = true;
+  }
+
+  /**
+   * The channels in use, one bit each: those the game registered (`register`, a built-in's name
+   * included) and those recorded frames or static layers drew on (`markUsed`). A panel lists only
+   * these: the built-in `ai`, `physics` and `animation` stay out of sight in a game that never
+   * uses them.
+   */
+  public get usedMask(): number {
+    return this.used;
+  }
+
+  /** Adds the channels of `mask` (one bit each) to `usedMask`. */
+  public markUsed(mask: number): void {
+    this.used |= mask;
   }
 
   /**
@@ -64,7 +84,10 @@ export class ChannelRegistry {
     const nameProblem = stringProblem(name);
     if (nameProblem !== null) throw new RangeError(`rewindable: cannot register a channel whose name ${nameProblem}`);
     const existing = this.names.indexOf(name);
-    if (existing >= 0) return existing;
+    if (existing >= 0) {
+      if (this.builtInsDone) this.used |= 1 << existing;
+      return existing;
+    }
     if (this.names.length >= MAX_CHANNELS) {
       throw new RangeError(
         `rewindable: cannot register channel "${name.slice(0, 64)}": all ${MAX_CHANNELS} channels are in use`,
@@ -90,6 +113,7 @@ export class ChannelRegistry {
         `rewindable: cannot register channel "${name.slice(0, 64)}" with budget ${budget}: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
+    if (this.builtInsDone) this.used |= 1 << index;
     return index;
   }
 

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Application } from 'pixi.js';
 import { Channel } from '../../core/store/ChannelRegistry';
 import type { RewindOverlay } from '../../pixi/RewindOverlay';
-import { run, setup, teardown } from '../../pixi/__tests__/testGame';
+import { Container } from 'pixi.js';
+import { Recorder } from '../../core/record/Recorder';
+import { RewindOverlay as Overlay } from '../../pixi/RewindOverlay';
+import { createApp, run, setup, teardown } from '../../pixi/__tests__/testGame';
 import { RewindPanel } from '../RewindPanel';
 
 let current: { app: Application; overlay: RewindOverlay; panel: RewindPanel } | null = null;
@@ -110,6 +113,47 @@ describe('RewindPanel', () => {
     expect((input(panel, 'physics') as HTMLInputElement).checked).toBe(true);
     (input(panel, 'bones') as HTMLInputElement).click();
     expect(overlay.showBones).toBe(false);
+  });
+
+  it('lists only the channels a game registered or drew on, bones only with a skeleton, and can start closed', async () => {
+    const app = await createApp();
+    const world = new Container();
+    app.stage.addChild(world);
+    const recorder = new Recorder({ onWarning: () => {} });
+    const overlay = new Overlay(app, world, { find: () => null }, recorder, { onWarning: () => {} });
+    const panel = new RewindPanel(overlay, { readoutIntervalMs: 0, closed: true });
+    current = { app, overlay, panel };
+    expect(panel.gui._closed).toBe(true);
+    const names = () =>
+      panel.gui
+        .controllersRecursive()
+        .filter((c) => c.domElement.style.display !== 'none')
+        .map((c) => c._name.replace(/ \(.*\)$/, ''));
+    const net = recorder.channels.register('network', { color: 0x44ccff });
+    const frame = (draw: () => void) => {
+      recorder.beginFrame(recorder.reader.frameCount, 1 / 60);
+      recorder.entity(1, 0, 0, 0, 0, 0, 0, 1);
+      draw();
+      recorder.endFrame();
+    };
+    frame(() => recorder.draw.line(net, 0, 0, 0, 1, 1, 0, 0xffffff));
+    panel.refresh();
+    expect(names()).toContain('network');
+    for (const hidden of ['ai', 'physics', 'animation', 'bones']) expect(names()).not.toContain(hidden);
+    // Drawing on a built-in channel, a static layer on another, a skeleton: their rows appear.
+    frame(() => recorder.draw.sphere(Channel.PHYSICS, 0, 0, 0, 4, 0xffffff));
+    recorder.staticLayers.set('grid', (d) => d.line(Channel.AI, 0, 0, 0, 9, 0, 0, 0x444444));
+    recorder.describeSkeleton('walker', [-1, 0]);
+    panel.refresh();
+    expect(names()).toEqual(expect.arrayContaining(['network', 'physics', 'ai', 'bones']));
+    expect(names()).not.toContain('animation');
+    // The rows still work.
+    (input(panel, 'physics') as HTMLInputElement).click();
+    expect(overlay.channelMask & (1 << Channel.PHYSICS)).toBe(0);
+    // A game that names a built-in channel uses it.
+    recorder.channels.register('animation');
+    panel.refresh();
+    expect(names()).toContain('animation');
   });
 
   it('switches camera modes, adds bookmarks and jumps to them', async () => {

@@ -258,6 +258,7 @@ function differences(reader: FrameReader, out: SampleBuffer, want: Expected): st
     for (let c = 0; c < 4; c++) near(`row ${k} rot[${c}]`, out.rotations[k * 4 + c], w.rot[c], ROT_TOL);
     if (w.boneRots === null || w.boneOffs === null) {
       same(`row ${k} boneStart`, out.boneStart[k], -1);
+      same(`row ${k} boneCount`, out.boneCount[k], 0);
       continue;
     }
     // Bone slots: consecutive, in row order, as many as the larger of the two frames holds.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRIM_ARROW, PRIM_LINE, PRIM_TEXT } from '../../format/layout';
 import { FrameHeader, PrimitiveBuffer } from '../../read/buffers';
 import { decodePrimitives } from '../../read/FrameReader';
+import type { DebugDraw } from '../../draw/DebugDraw';
 import type { StaticLayer } from '../../store/StaticLayers';
 import { Channel } from '../../store/ChannelRegistry';
 import type { Recorder } from '../Recorder';
@@ -221,7 +222,7 @@ describe('DrawRecorder edges', () => {
     for (const [what, draw, kept, droppedBytes] of [
       [
         'paragraphs',
-        (d: Recorder['draw']) => {
+        (d: DebugDraw) => {
           for (let i = 0; i < 4100; i++) d.text(Channel.AI, i, 0, 0, 'ab', 0);
         },
         4096,
@@ -229,7 +230,7 @@ describe('DrawRecorder edges', () => {
       ],
       [
         'bytes',
-        (d: Recorder['draw']) => {
+        (d: DebugDraw) => {
           for (let i = 0; i < 70; i++) d.text(Channel.AI, 0, 0, 0, 'z'.repeat(1000), 0);
         },
         1,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityBuffer, FrameHeader } from '../../read/buffers';
 import type { FrameReader } from '../../read/FrameReader';
 import { Sampler } from '../Sampler';
-import { SampleBuffer } from '../SampleBuffer';
+import { Presence, SampleBuffer } from '../SampleBuffer';
 import { axisAngle } from '../../../../tests/helpers/rotations';
 import { quietRecorder } from './helpers';
 import type { Recorder } from '../../record/Recorder';
@@ -256,6 +256,59 @@ describe('Sampler paths', () => {
       expect(Array.from(out.positions.subarray(0, out.count * 3))).toEqual(
         Array.from(want.positions.subarray(0, want.count * 3)),
       );
+    }
+  });
+
+  it('a foreign reader whose only handle, in frame B only, is exactly its table capacity', () => {
+    const rec = quietRecorder();
+    for (let f = 0; f < 2; f++) {
+      rec.beginFrame(f, 1);
+      if (f === 1) rec.entity(5, f, 0, 0, ...ID, 0); // in frame B only
+      rec.endFrame();
+    }
+    const real = rec.reader;
+    const cap = real.entities.capacity;
+    const h0 = real.entities.lookup(5);
+    const ids = new Int32Array(cap + 1);
+    ids[cap] = 5;
+    const shifted = Object.create(real) as FrameReader;
+    Object.defineProperty(shifted, 'entities', { value: { capacity: cap, ids, spawnFrames: new Int32Array(cap + 1) } });
+    shifted.readEntities = (frame: number, out: EntityBuffer, withBones?: boolean): boolean => {
+      if (!real.readEntities(frame, out, withBones)) return false;
+      out.handles[0] = out.handles[0] - h0 + cap;
+      return true;
+    };
+    const out = new SampleBuffer();
+    new Sampler(shifted).sample(0.5, out);
+    expect([out.count, out.handles[0], out.ids[0], out.presence[0], out.positions[0]]).toEqual([
+      1,
+      cap,
+      5,
+      Presence.ONLY_B,
+      1,
+    ]);
+  });
+
+  it('a whole frame with fewer entities than its slot held before: no bones from beyond the rows', () => {
+    const rec = quietRecorder();
+    const bones = (id: number, turn: number): void =>
+      rec.bones(id, 2, [...axisAngle(1, 0, 0, turn), ...axisAngle(0, 1, 0, turn + 1)], [turn, 0, 0, 0, turn, 0]);
+    const frame = (ids: number[], withBones: number[], turn: number): void => {
+      rec.beginFrame(rec.reader.frameCount, 1);
+      for (const id of ids) {
+        rec.entity(id, id, 0, 0, ...ID, 0);
+        if (withBones.includes(id)) bones(id, turn + id);
+      }
+      rec.endFrame();
+    };
+    frame([1, 2, 3, 4], [1, 4], 0); // frame 0: the fourth row has bones (slots 2-3)
+    frame([2, 3, 5, 4], [4], 0.5); // frame 1: only the fourth row has bones (slot 0)
+    frame([1, 2, 3], [1], 1); // frame 2, in frame 0's slot: three rows
+    const s = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    for (const p of [0, 1, 2]) {
+      s.sample(p, out);
+      expect(rows(out), `at ${p}`).toEqual(fresh(rec.reader, p));
     }
   });
 

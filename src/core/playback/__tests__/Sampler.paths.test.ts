@@ -331,6 +331,9 @@ describe('Sampler paths', () => {
       [4, 4], // a whole frame fails
       [4, -1],
       [3.5, -1],
+      [1.5, -1], // frames 1 and 2 cached, 2 the more recent
+      [5, 5], // decoded over frame 1's slot (its header read, its entities not): that slot no longer holds frame 1
+      [1, -1],
     ] as const) {
       failing = bad;
       const ok = s.sample(p, out);

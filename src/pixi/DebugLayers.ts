@@ -68,7 +68,12 @@ export class DebugLayers {
     this.root.addChild(this.staticRoot, this.staticTextRoot, this.channelRoot, this.textRoot);
     this.textRoot.isRenderGroup = true;
     this.paragraphs = new ParagraphPool(this.textRoot, style, maxParagraphs);
-    this.staticTexts = new ParagraphPool(this.staticTextRoot, style, this.staticTextChannels.length);
+    this.staticTexts = new ParagraphPool(
+      this.staticTextRoot,
+      style,
+      this.staticTextChannels.length,
+      this.paragraphs.atlas,
+    );
   }
 
   /** How many times `drawFrame` ran (a frame redraw). */

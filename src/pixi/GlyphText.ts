@@ -140,7 +140,10 @@ export class GlyphText extends Mesh {
     const positions = new Float32Array(8 * 16);
     const uvs = new Float32Array(8 * 16);
     const indices = new Uint32Array(6 * 16);
-    super({ geometry: new MeshGeometry({ positions, uvs, indices }), texture: atlas.texture });
+    // Batched whatever its size: paragraphs and their backings then go to the GPU in one draw call.
+    const geometry = new MeshGeometry({ positions, uvs, indices });
+    geometry.batchMode = 'batch';
+    super({ geometry, texture: atlas.texture });
     this.atlas = atlas;
     this.positions = positions;
     this.uvs = uvs;

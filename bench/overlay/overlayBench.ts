@@ -5,10 +5,10 @@
  *
  * A changed frame is a seek to another recorded frame followed by `overlay.update(0)`: the sample
  * is taken (one frame decoded when playing, two when scrubbing), every sprite is moved, tinted and
- * shown or hidden through the binding, every channel's Graphics and the paragraphs are rebuilt, the
- * camera, the selection and the timeline are updated. pixi builds the geometry of rebuilt Graphics
- * when it renders, so the render that follows is timed separately, and so is the render of an
- * unchanged frame (the cost the game pays anyway).
+ * shown or hidden through the binding, every channel's debug meshes and the paragraphs are refilled,
+ * the camera, the selection and the timeline are updated. pixi uploads the refilled buffers when it
+ * renders, so the render that follows is timed too (`changedFrame` is their sum per frame), and so
+ * is the render of an unchanged frame (the cost the game pays anyway).
  *
  * Everything runs on the page's main thread, synchronously: `performance.now()` around it is its
  * CPU time (the page is cross-origin isolated, so the timer's resolution is 5 µs, not 100 µs).

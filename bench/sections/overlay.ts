@@ -268,9 +268,9 @@ export const overlaySection: BenchSection = {
       `Each timed update took exactly one sample; sprites were at their recorded positions (max error ${r.maxSpriteErrorPx.toExponential(1)} px).`,
     );
     context.log(
-      "update: sampling, 1,000 sprites moved/tinted, every channel's Graphics and paragraphs rebuilt, camera, timeline.",
+      "update: sampling, the sprites moved/tinted, the debug meshes' instance buffers and the paragraphs' glyph quads refilled, camera, timeline.",
     );
-    context.log("render: app.renderer.render(stage) right after (pixi builds the rebuilt Graphics' geometry here).");
+    context.log('render: app.renderer.render(stage) right after (the refilled buffers are uploaded here).');
     context.log(
       'The GPU process is waited for (a 1-pixel readPixels) after each render, untimed, so it never runs during a timed update.',
     );

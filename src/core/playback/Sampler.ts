@@ -72,7 +72,6 @@ export class Sampler {
   private rows = 0;
   private fromA = new Int32Array(0);
   private fromB = new Int32Array(0);
-  // Handle-indexed scratch: stamp (generation) and the entity's index in frame B.
   /**
    * Per handle h: `table[2h]` a generation stamp, `table[2h + 1]` the handle's index in frame B.
    * Interleaved so that matching a handle touches one cache line, not two: handles run over every

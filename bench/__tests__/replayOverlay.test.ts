@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadReplay, saveReplay } from '../../src/replay/index';
 import type { BenchContext } from '../lib/BenchSection';
 import type { OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
+import type { TimelineBenchResult } from '../overlay/timelineBench';
 import { checkOverlayResult, overlayOptions, overlayTable } from '../sections/overlay';
 import { checkRoundTrip, measureCodec, recordReplaySource } from '../sections/replay';
 
@@ -59,6 +60,8 @@ describe('the overlay section', () => {
   const result = (): OverlayBenchResult => ({
     update: s(1.2),
     renderChanged: s(4),
+    changedFrame: s(5.2),
+    scrubChangedFrame: s(5.4),
     scrubUpdate: s(1.3),
     scrubRender: s(4.1),
     unchangedUpdate: s(0.01),
@@ -97,6 +100,7 @@ describe('the overlay section', () => {
       width: 1,
       height: 1,
       resolution: 1,
+      timeline: true,
     },
   });
 
@@ -115,7 +119,8 @@ describe('the overlay section', () => {
     );
     expect(() => checkOverlayResult({ ...result(), maxSpriteErrorPx: 3 }, asked)).toThrow(/recorded position/);
     expect(() => checkOverlayResult({ ...result(), update: s(NaN) }, asked)).toThrow(/not a number/);
-    const tl = result().timeline;
+    const tl = result().timeline as TimelineBenchResult;
+    expect(() => checkOverlayResult({ ...result(), timeline: null }, asked)).toThrow(/timeline was not run/);
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, markers: 300 } }, asked)).toThrow(/300 markers/);
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, ghosts: 10 } }, asked)).toThrow(/10 ghosts/);
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, redraw: s(NaN) } }, asked)).toThrow(

@@ -5,10 +5,10 @@
  *
  * A changed frame is a seek to another recorded frame followed by `overlay.update(0)`: the sample
  * is taken (one frame decoded when playing, two when scrubbing), every sprite is moved, tinted and
- * shown or hidden through the binding, every channel's Graphics and the paragraphs are rebuilt, the
- * camera, the selection and the timeline are updated. pixi builds the geometry of rebuilt Graphics
- * when it renders, so the render that follows is timed separately, and so is the render of an
- * unchanged frame (the cost the game pays anyway).
+ * shown or hidden through the binding, every channel's debug meshes and the paragraphs are refilled,
+ * the camera, the selection and the timeline are updated. pixi uploads the refilled buffers when it
+ * renders, so the render that follows is timed too (`changedFrame` is their sum per frame), and so
+ * is the render of an unchanged frame (the cost the game pays anyway).
  *
  * Everything runs on the page's main thread, synchronously: `performance.now()` around it is its
  * CPU time (the page is cross-origin isolated, so the timer's resolution is 5 µs, not 100 µs).
@@ -43,6 +43,8 @@ export interface OverlayBenchOptions {
    * 0.25 keeps a 1280×720 scene at ~10 ms a frame instead of ~100.
    */
   resolution: number;
+  /** Also run the timeline and onion-skin series (`timelineBench.ts`) after the overlay's. */
+  timeline: boolean;
 }
 
 /** The defaults merged under the options given to `runOverlayBench`. */
@@ -56,6 +58,7 @@ export const DEFAULT_OVERLAY_BENCH_OPTIONS: Readonly<OverlayBenchOptions> = Obje
   width: 1280,
   height: 720,
   resolution: 0.25,
+  timeline: true,
 });
 
 /** Order statistics of one timed series, in ms. */
@@ -72,6 +75,10 @@ export interface OverlayBenchResult {
   update: SeriesStats;
   /** The render right after such an update. */
   renderChanged: SeriesStats;
+  /** Update plus render of each changed frame, playing: the CPU a changed frame costs. */
+  changedFrame: SeriesStats;
+  /** The same, scrubbing. */
+  scrubChangedFrame: SeriesStats;
   /** `overlay.update(0)` when scrubbing (each update 7 frames from the last: two frames decoded). */
   scrubUpdate: SeriesStats;
   scrubRender: SeriesStats;
@@ -92,8 +99,8 @@ export interface OverlayBenchResult {
   primitivesStored: number;
   /** Largest distance between a sprite and its recorded position after a changed update (checked on 4 frames). */
   maxSpriteErrorPx: number;
-  /** The timeline's redraw and playhead move, and the onion skin (issue 14); see `timelineBench.ts`. */
-  timeline: TimelineBenchResult;
+  /** The timeline's redraw and playhead move, and the onion skin (issue 14); see `timelineBench.ts`. Null when not asked. */
+  timeline: TimelineBenchResult | null;
   /** Smallest step of `performance.now()` observed, in ms. */
   timerResolutionMs: number;
   crossOriginIsolated: boolean;
@@ -343,7 +350,7 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   // The timeline and the onion skin (issue 14), on the same page without the overlay's scene.
   overlay.ui.visible = false;
   world.visible = false;
-  const timeline = runTimelineBench(app, o.iterations, o.warmup);
+  const timeline = o.timeline ? runTimelineBench(app, o.iterations, o.warmup) : null;
   const debugInfo = gl?.getExtension('WEBGL_debug_renderer_info');
   const renderer = gl && debugInfo ? String(gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)) : app.renderer.name;
   overlay.destroy();
@@ -351,6 +358,8 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   return {
     update: stats(playing.update),
     renderChanged: stats(playing.render),
+    changedFrame: stats(playing.update.map((u, i) => u + playing.render[i])),
+    scrubChangedFrame: stats(scrubbing.update.map((u, i) => u + scrubbing.render[i])),
     scrubUpdate: stats(scrubbing.update),
     scrubRender: stats(scrubbing.render),
     unchangedUpdate: stats(unchanged.update),

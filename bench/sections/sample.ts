@@ -13,7 +13,7 @@ import type { SamplePeer } from '../peers/SamplePeer';
 import { SnapshotSamplePeer } from '../peers/SnapshotSamplePeer';
 import { SeededRandom } from '../SeededRandom';
 import { DEFAULT_WORKLOAD_OPTIONS, Workload, type WorkloadOptions } from '../Workload';
-import { RECORD_PEERS } from './record';
+import { RECORD_PEERS, RECORD_WORKLOADS } from './record';
 
 /**
  * The sample section: the cost of playback, i.e. of turning a fractional frame position into every
@@ -278,6 +278,7 @@ export async function runSamplePeer(
   budget: SampleBudget,
   context: BenchContext,
   frames = factory.frames,
+  workload: Partial<WorkloadOptions> = {},
 ): Promise<PeerSampleResult> {
   const wall0 = performance.now();
   context.collectGarbage();
@@ -286,7 +287,7 @@ export async function runSamplePeer(
   const newest = total - 1;
   const mine = cases.filter((c) => !c.subjectOnly || factory.role === 'subject');
 
-  const world = new Workload({ entities, seed: SEED });
+  const world = new Workload({ ...workload, entities, seed: SEED });
   const peer = factory.create(frames, entities);
   for (let f = 0; f < total; f++) {
     world.step();
@@ -374,7 +375,7 @@ export async function runSamplePeer(
     wanted.add(Math.floor(s.position));
     wanted.add(Math.floor(s.position) + 1);
   }
-  const inputs = workloadFrames(wanted, { entities, seed: SEED });
+  const inputs = workloadFrames(wanted, { ...workload, entities, seed: SEED });
   for (const s of kept) {
     const f = Math.floor(s.position);
     const a = inputs.get(f);
@@ -490,6 +491,8 @@ function round(value: number | undefined, digits: number): number | null {
 
 /** Target of issue 3: a blended sample costs at most this many ns per entity. */
 export const SAMPLE_TARGET_NS = 50;
+/** Target of issue 17: a random seek on the hostile workload at N = 10,000, ns per entity. */
+export const SEEK_HOSTILE_TARGET_NS = 50;
 
 /**
  * The sample section: every sample peer at 1,000 and 10,000 entities, the tables, the target of
@@ -523,6 +526,32 @@ export const sampleSection: BenchSection = {
       for (const line of sampleTable(results)) context.log(line);
     }
     const subject = all.filter((r) => r.role === 'subject');
+    // Issue 17: rewindable's random seek on the record section's hostile workload at N = 10,000
+    // (3 % replaced per frame, re-sorted by y, ids over [0, 10^6)), checked like every other sample.
+    const subjectFactory = factories.find((f) => f.role === 'subject');
+    const hostileWorkload = RECORD_WORKLOADS.find((w) => w.name === 'hostile');
+    let hostileSeek: CaseResult | undefined;
+    if (subjectFactory !== undefined && hostileWorkload !== undefined) {
+      const n = SAMPLE_SIZES[SAMPLE_SIZES.length - 1];
+      const budget = context.quick ? QUICK_BUDGET : SUBJECT_BUDGET;
+      const r = await runSamplePeer(
+        subjectFactory,
+        n,
+        [CASE_SEEK],
+        budget,
+        context,
+        subjectFactory.frames,
+        hostileWorkload.options(n),
+      );
+      hostileSeek = caseOf(r, CASE_SEEK.name);
+      context.log('');
+      context.log(
+        `rewindable, random seek on the hostile workload (${hostileWorkload.label}), N = ${grouped(n)}: ` +
+          `${fixed(hostileSeek?.medianNs ?? NaN, 1)} ns/entity (p90 ${fixed(hostileSeek?.p90Ns ?? NaN, 1)}, ` +
+          `probe ${fixed(hostileSeek?.probeMs ?? NaN, 2)} ms; target ≤ ${SEEK_HOSTILE_TARGET_NS})`,
+      );
+      all.push({ ...r, peer: `${r.peer} (hostile workload)` });
+    }
     context.log('');
     context.log('rewindable, seek by a fixed distance (random direction and fraction), ns per entity per sample:');
     for (const line of seekTable(subject)) context.log(line);
@@ -596,6 +625,7 @@ export const sampleSection: BenchSection = {
       sampleRebleendNsPerEntity10k: round(blend10?.medianNs, 2),
       seekNsPerEntity1k: round(at('rewindable', small, CASE_SEEK)?.medianNs, 2),
       seekNsPerEntity10k: round(at('rewindable', large, CASE_SEEK)?.medianNs, 2),
+      sampleSeekNsPerEntityHostile10k: round(hostileSeek?.medianNs, 2),
     };
     for (const c of SEEK_CASES)
       figures[`seekD${c.name.slice(5)}NsPerEntity1k`] = round(at('rewindable', small, c)?.medianNs, 2);

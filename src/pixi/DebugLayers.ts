@@ -5,14 +5,19 @@ import { decodePrimitives } from '../core/read/FrameReader';
 import type { StaticLayers } from '../core/store/StaticLayers';
 import { ParagraphPool, type ParagraphStyle } from './ParagraphPool';
 import { PrimitiveDrawer } from './PrimitiveDrawer';
+import { PrimitiveMeshes } from './PrimitiveMeshes';
 
 const CHANNELS = 32;
 
 /**
- * The debug-draw layers in world space: static layers (drawn once per version), one `Graphics` per
- * channel, and pooled paragraph text blocks on top. Everything is created once (a channel's
- * Graphics on first use) and redrawn only when asked, i.e. when the viewed frame or the channel
- * mask changes.
+ * The debug-draw layers in world space: static layers (drawn once per version), one layer per
+ * channel, and pooled paragraph text blocks on top. Everything is created once (a channel's layer
+ * on first use) and redrawn only when asked, i.e. when the viewed frame or the channel mask changes.
+ *
+ * A channel's layer holds a `Graphics` and, on WebGL, two persistent meshes (`PrimitiveMeshes`).
+ * The frame's primitives go to the meshes (their buffers refilled in place: no geometry rebuilt)
+ * when they exist and lines are hairlines (`drawer.lineWidth` 0); otherwise to the Graphics
+ * (`PrimitiveDrawer`). Static layers always use Graphics: they are drawn once.
  *
  * Exported from `rewindable/pixi` as a type only (`overlay.layers`): the overlay builds it.
  *
@@ -32,18 +37,29 @@ export class DebugLayers {
   private readonly staticTextChannels = new Int32Array(4096);
   private readonly channelRoot = new Container();
   private readonly channelGraphics: Array<Graphics | undefined> = [];
+  /** Per channel, the container of its Graphics and meshes (in channel order in `channelRoot`). */
+  private readonly channelLayers: Array<Container | undefined> = [];
   private readonly textRoot = new Container();
   private readonly staticTextRoot = new Container();
   /** The frame's paragraphs. */
   public readonly paragraphs: ParagraphPool;
+  /** Draws into the channels' Graphics: static layers, and frames when `meshes` is null or lines are wide. */
   public readonly drawer = new PrimitiveDrawer();
+  /** Draws frames into persistent meshes (WebGL renderers); null when not used. */
+  public readonly meshes: PrimitiveMeshes | null;
+  /** What drew the shown frame: 0 nothing, 1 the Graphics, 2 the meshes. */
+  private frameDrawnBy = 0;
   private readonly staticPrims = new PrimitiveBuffer();
   private staticVersion = -1;
   private staticSource: StaticLayers | null = null;
   private staticMask = -1;
   private redraws = 0;
 
-  public constructor(style: ParagraphStyle, maxParagraphs: number) {
+  /**
+   * @param meshes Draw frames with `PrimitiveMeshes` (needs a WebGL renderer: its shader is GLSL).
+   */
+  public constructor(style: ParagraphStyle, maxParagraphs: number, meshes = false) {
+    this.meshes = meshes ? new PrimitiveMeshes() : null;
     this.root.eventMode = 'none';
     this.root.label = 'rewindable:debug';
     this.staticRoot.label = 'rewindable:static';
@@ -52,7 +68,12 @@ export class DebugLayers {
     this.root.addChild(this.staticRoot, this.staticTextRoot, this.channelRoot, this.textRoot);
     this.textRoot.isRenderGroup = true;
     this.paragraphs = new ParagraphPool(this.textRoot, style, maxParagraphs);
-    this.staticTexts = new ParagraphPool(this.staticTextRoot, style, this.staticTextChannels.length);
+    this.staticTexts = new ParagraphPool(
+      this.staticTextRoot,
+      style,
+      this.staticTextChannels.length,
+      this.paragraphs.atlas,
+    );
   }
 
   /** How many times `drawFrame` ran (a frame redraw). */
@@ -65,9 +86,16 @@ export class DebugLayers {
     return this.channelGraphics[c];
   }
 
+  /** Non-text primitives of channel `c` drawn for the shown frame (0 when the channel is off). */
+  public primitivesShown(c: number): number {
+    if (this.frameDrawnBy === 2 && this.meshes !== null) return this.meshes.drawnCount[c];
+    if (this.frameDrawnBy === 1) return this.drawer.drawnCount[c];
+    return 0;
+  }
+
   /**
    * Redraws every channel from `prims` (already filtered by `mask`) and the paragraphs. Creates a
-   * channel's Graphics the first time the channel has primitives.
+   * channel's layer the first time the channel has primitives.
    */
   public drawFrame(prims: PrimitiveBuffer, mask: number): void {
     this.redraws++;
@@ -76,14 +104,35 @@ export class DebugLayers {
       const c = chans[i];
       if (this.channelGraphics[c] === undefined && prims.types[i] !== PRIM_TEXT) this.makeChannel(c);
     }
+    const meshes = this.meshes;
+    if (meshes !== null && !(this.drawer.lineWidth > 0)) {
+      if (this.frameDrawnBy === 1) this.clearGraphics();
+      meshes.fillAlpha = this.drawer.fillAlpha;
+      meshes.draw(prims, mask);
+      this.frameDrawnBy = 2;
+      this.paragraphs.show(prims, meshes.texts, meshes.textCount);
+      return;
+    }
+    if (this.frameDrawnBy === 2) meshes?.clear();
     this.drawer.draw(prims, this.channelGraphics, mask);
+    this.frameDrawnBy = 1;
     this.paragraphs.show(prims, this.drawer.texts, this.drawer.textCount);
   }
 
   /** Clears every channel and paragraph. */
   public clearFrame(): void {
-    for (let c = 0; c < CHANNELS; c++) this.channelGraphics[c]?.clear();
+    this.clearGraphics();
+    this.meshes?.clear();
+    this.frameDrawnBy = 0;
     this.paragraphs.clear();
+  }
+
+  private clearGraphics(): void {
+    for (let c = 0; c < CHANNELS; c++) {
+      const g = this.channelGraphics[c];
+      if (g !== undefined && g.context.instructions.length > 0) g.clear();
+    }
+    this.drawer.drawnCount.fill(0);
   }
 
   /**
@@ -144,13 +193,18 @@ export class DebugLayers {
   }
 
   private makeChannel(c: number): void {
+    const layer = new Container();
+    layer.label = `rewindable:channel:${c}`;
     const g = new Graphics();
-    g.label = `rewindable:channel:${c}`;
+    g.label = `rewindable:channel:${c}:graphics`;
+    layer.addChild(g);
+    this.meshes?.attach(c, layer);
     this.channelGraphics[c] = g;
+    this.channelLayers[c] = layer;
     // Keep channel order stable: insert by channel index.
     let at = 0;
-    for (let k = 0; k < c; k++) if (this.channelGraphics[k] !== undefined) at++;
-    this.channelRoot.addChildAt(g, at);
+    for (let k = 0; k < c; k++) if (this.channelLayers[k] !== undefined) at++;
+    this.channelRoot.addChildAt(layer, at);
   }
 }
 

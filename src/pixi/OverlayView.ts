@@ -1,4 +1,4 @@
-import { Container, Graphics, type StrokeStyle } from 'pixi.js';
+import { Container, Graphics, RendererType, type StrokeStyle } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, PrimitiveBuffer } from '../core/read/buffers';
@@ -86,7 +86,11 @@ export class OverlayView {
       flat[i * 2] = flag;
       flat[i * 2 + 1] = tint;
     });
-    this.layers = new DebugLayers({ ...DEFAULT_PARAGRAPH_STYLE, ...o.paragraph }, o.maxParagraphs);
+    this.layers = new DebugLayers(
+      { ...DEFAULT_PARAGRAPH_STYLE, ...o.paragraph },
+      o.maxParagraphs,
+      ctx.app.renderer.type === RendererType.WEBGL,
+    );
     this.presenter = new EntityPresenter(ctx.binding, this.recreatedLayer, this.ghosts, this.bones, {
       flagTints: flat,
       ghostRadius: o.ghostRadius,

@@ -1,6 +1,7 @@
-import { BitmapText, Container, Sprite, Texture } from 'pixi.js';
+import { Container, Sprite, Texture } from 'pixi.js';
 import { PRIM_FLOATS } from '../core/format/layout';
 import type { PrimitiveBuffer } from '../core/read/buffers';
+import { GlyphAtlas, GlyphText } from './GlyphText';
 
 /** Look of the paragraph text blocks. */
 export interface ParagraphStyle {
@@ -36,7 +37,7 @@ class Paragraph {
   public readonly root = new Container();
   public readonly leader = new Sprite(Texture.WHITE);
   public readonly bg = new Sprite(Texture.WHITE);
-  public readonly text: BitmapText;
+  public readonly text: GlyphText;
   public bytes = new Uint8Array(64);
   public length = -1;
   public color = -1;
@@ -46,16 +47,8 @@ class Paragraph {
   /** How far the block is lifted above its anchor, screen pixels (≥ 0). */
   public lift = -1;
 
-  public constructor(style: ParagraphStyle) {
-    this.text = new BitmapText({
-      text: '',
-      style: {
-        fontFamily: style.fontFamily,
-        fontSize: style.fontSize,
-        fill: 0xffffff,
-        lineHeight: style.fontSize * 1.2,
-      },
-    });
+  public constructor(style: ParagraphStyle, atlas: GlyphAtlas) {
+    this.text = new GlyphText(atlas);
     this.bg.tint = style.background;
     this.bg.alpha = style.backgroundAlpha;
     this.leader.tint = 0xffffff;
@@ -83,8 +76,8 @@ class Paragraph {
 }
 
 /**
- * Readable text blocks for debug-draw paragraphs, from a pool of `BitmapText` objects (glyphs come
- * from a dynamic bitmap font, so changing a text uploads no texture). A paragraph's text
+ * Readable text blocks for debug-draw paragraphs, from a pool of `GlyphText` meshes (glyphs come
+ * from a shared atlas drawn once, so changing a text rewrites a few quads and uploads no texture). A paragraph's text
  * is re-rendered only when its bytes or colour change; moving it costs nothing. The blocks keep a
  * constant size and stay upright on screen whatever the camera (`setView`).
  *
@@ -114,16 +107,35 @@ export class ParagraphPool {
   private readonly order: Int32Array;
   private readonly boxes: Float64Array;
 
+  /** The glyphs of every paragraph (shared with other pools of the same style when given). */
+  public readonly atlas: GlyphAtlas;
+
   public constructor(
     private readonly parent: Container,
     private readonly style: ParagraphStyle,
     private readonly max: number,
+    atlas?: GlyphAtlas,
   ) {
+    this.atlas = atlas ?? ParagraphPool.atlasFor(style);
     const n = max > 0 ? max : 0;
     this.anchorX = new Float64Array(n);
     this.anchorY = new Float64Array(n);
     this.order = new Int32Array(n);
     this.boxes = new Float64Array(n * 4);
+  }
+
+  /**
+   * A glyph atlas for `style` (line height 1.2 × the font size), at the device's pixel ratio
+   * rounded up so glyphs stay sharp on high-density screens.
+   */
+  public static atlasFor(style: ParagraphStyle): GlyphAtlas {
+    const dpr = typeof globalThis.devicePixelRatio === 'number' ? globalThis.devicePixelRatio : 1;
+    return new GlyphAtlas(
+      style.fontFamily,
+      style.fontSize,
+      style.fontSize * 1.2,
+      Math.min(3, Math.max(1, Math.ceil(dpr))),
+    );
   }
 
   /** Paragraphs shown. */
@@ -137,7 +149,7 @@ export class ParagraphPool {
   }
 
   /** The text object of shown paragraph `i` (for tests and tools). */
-  public textAt(i: number): BitmapText | undefined {
+  public textAt(i: number): GlyphText | undefined {
     return i < this.active ? this.items[i].text : undefined;
   }
 
@@ -154,7 +166,7 @@ export class ParagraphPool {
     const n = Math.min(count, this.max);
     this.overflow = count - n;
     while (this.items.length < n) {
-      const p = new Paragraph(this.style);
+      const p = new Paragraph(this.style, this.atlas);
       this.items.push(p);
       this.parent.addChild(p.root);
     }

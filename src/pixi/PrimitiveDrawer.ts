@@ -56,6 +56,8 @@ export class PrimitiveDrawer {
   public texts = new Int32Array(0);
   /** How many indices `texts` holds. */
   public textCount = 0;
+  /** Non-text primitives drawn per channel by the last `draw`. */
+  public readonly drawnCount = new Int32Array(CHANNELS);
 
   /**
    * Clears and redraws the Graphics of every channel in `mask` from `prims` (channels outside the
@@ -98,9 +100,11 @@ export class PrimitiveDrawer {
       // Clearing an empty Graphics still costs pixi an update event: only when something was drawn.
       if (drawn[c] !== 0 || g.context.instructions.length > 0) g.clear();
       drawn[c] = 0;
+      this.drawnCount[c] = 0;
       if ((mask & (1 << c)) === 0) continue;
       const s = start[c];
       const e = start[c + 1];
+      this.drawnCount[c] = e - s;
       if (e > s) {
         this.drawChannel(prims, g, s, e);
         drawn[c] = 1;

@@ -117,6 +117,36 @@ describe('steady state allocates nothing', () => {
     expect(bytes).toBeLessThan(CHANGED_LIMIT);
   });
 
+  it('on every changed frame with 300 debug primitives redrawn (persistent meshes, no text)', async () => {
+    const s = await setup(20);
+    current = s;
+    s.game.primitives = 300;
+    s.game.texts = 0;
+    run(s.game, s.overlay, 60);
+    s.overlay.pause();
+    const time = s.overlay.playback.time;
+    const ticks = TICKS / 2;
+    // Whole frames, each tick another one: every update redraws the primitives.
+    for (let i = 0; i < ticks; i++) {
+      time.seek(5 + (i % 50));
+      s.overlay.update(0);
+    }
+    s.app.renderer.render(s.app.stage);
+    const redraws = s.overlay.layers.redrawCount;
+    const bytes = await allocatedBy(
+      (i) => {
+        time.seek(5 + (i % 50));
+        s.overlay.update(0);
+      },
+      ticks,
+      14 * ticks,
+    );
+    expect(s.overlay.layers.redrawCount - redraws).toBeGreaterThanOrEqual(ticks);
+    expect(s.overlay.layers.primitivesShown(Channel.PHYSICS)).toBeGreaterThan(0);
+    console.log(`changed frames, primitives drawn: ${bytes} bytes over ${ticks} ticks`);
+    expect(bytes).toBeLessThan(14 * ticks);
+  });
+
   it('creates no display objects in steady state with every channel, text and bones on', async () => {
     const s = await setup(40);
     current = s;

@@ -31,16 +31,16 @@ describe('debug draw', () => {
     game.primitives = 30;
     run(game, overlay, 10);
     // Live: the physics spheres (0x00ccff) are drawn from the newest frame.
-    const physics = overlay.layers.graphicsOf(Channel.PHYSICS)!;
-    expect(physics.context.instructions.length).toBeGreaterThan(0);
+    const layers = overlay.layers;
+    expect(layers.primitivesShown(Channel.PHYSICS)).toBeGreaterThan(0);
     const on = countColor(app, 0x00ccff);
     expect(on).toBeGreaterThan(50);
     overlay.setChannel(Channel.PHYSICS, false);
     overlay.update(0);
-    expect(physics.context.instructions.length).toBe(0);
+    expect(layers.primitivesShown(Channel.PHYSICS)).toBe(0);
     expect(countColor(app, 0x00ccff)).toBe(0);
     // The AI channel is untouched.
-    expect(overlay.layers.graphicsOf(Channel.AI)!.context.instructions.length).toBeGreaterThan(0);
+    expect(layers.primitivesShown(Channel.AI)).toBeGreaterThan(0);
     // Paused: same.
     overlay.pause();
     overlay.playback.time.seek(4);

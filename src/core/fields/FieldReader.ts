@@ -1,25 +1,50 @@
-import { fieldSectionAt, H_ENTITY_COUNT, H_TOTAL_WORDS, HEADER_WORDS, HANDLE_MASK } from '../format/layout';
+import {
+  fieldSectionAt,
+  H_ENTITY_COUNT as H_ENTITY_COUNT_,
+  H_TOTAL_WORDS as H_TOTAL_WORDS_,
+  HANDLE_MASK as HANDLE_MASK_,
+  HEADER_WORDS as HEADER_WORDS_,
+} from '../format/layout';
 import type { FrameRing } from '../store/FrameRing';
 import type { EntityTable } from '../store/EntityTable';
 import {
-  BLOCK_HEADER_WORDS,
-  BLOCK_LISTED,
-  BLOCK_SCHEMA_MASK,
+  BLOCK_HEADER_WORDS as BLOCK_HEADER_WORDS_,
+  BLOCK_LISTED as BLOCK_LISTED_,
+  BLOCK_SCHEMA_MASK as BLOCK_SCHEMA_MASK_,
+  ENUM_NONE as ENUM_NONE_,
+  FIELD_BOOL as FIELD_BOOL_,
+  FIELD_ENTITY as FIELD_ENTITY_,
+  FIELD_ENUM as FIELD_ENUM_,
+  FIELD_F32 as FIELD_F32_,
+  FIELD_I32 as FIELD_I32_,
+  FIELD_U8 as FIELD_U8_,
+  FIELD_VEC3 as FIELD_VEC3_,
+  NO_ENTITY as NO_ENTITY_,
   blockWords,
   columnWords,
-  ENUM_NONE,
-  FIELD_BOOL,
-  FIELD_ENTITY,
-  FIELD_ENUM,
-  FIELD_F32,
-  FIELD_I32,
-  FIELD_U8,
-  FIELD_VEC3,
   type FieldInfo,
-  NO_ENTITY,
 } from './fieldLayout';
 import type { FieldSchema } from './FieldSchema';
 import type { FieldSchemas } from './FieldSchemas';
+
+// Local copies of the layout constants: hot loops then read plain locals, not module bindings
+// (which some loaders, e.g. tsx and vitest, turn into getters).
+const BLOCK_HEADER_WORDS = BLOCK_HEADER_WORDS_;
+const BLOCK_LISTED = BLOCK_LISTED_;
+const BLOCK_SCHEMA_MASK = BLOCK_SCHEMA_MASK_;
+const ENUM_NONE = ENUM_NONE_;
+const FIELD_BOOL = FIELD_BOOL_;
+const FIELD_ENTITY = FIELD_ENTITY_;
+const FIELD_ENUM = FIELD_ENUM_;
+const FIELD_F32 = FIELD_F32_;
+const FIELD_I32 = FIELD_I32_;
+const FIELD_U8 = FIELD_U8_;
+const FIELD_VEC3 = FIELD_VEC3_;
+const H_ENTITY_COUNT = H_ENTITY_COUNT_;
+const H_TOTAL_WORDS = H_TOTAL_WORDS_;
+const HANDLE_MASK = HANDLE_MASK_;
+const HEADER_WORDS = HEADER_WORDS_;
+const NO_ENTITY = NO_ENTITY_;
 
 const FIELD_ABSENT = 0;
 const FIELD_INTERPOLATED = 1;

@@ -1,14 +1,25 @@
 import {
-  ENUM_NONE,
-  FIELD_BOOL,
-  FIELD_ENTITY,
-  FIELD_ENUM,
-  FIELD_F32,
-  FIELD_I32,
-  FIELD_U8,
-  FIELD_VEC3,
+  ENUM_NONE as ENUM_NONE_,
+  FIELD_BOOL as FIELD_BOOL_,
+  FIELD_ENTITY as FIELD_ENTITY_,
+  FIELD_ENUM as FIELD_ENUM_,
+  FIELD_F32 as FIELD_F32_,
+  FIELD_I32 as FIELD_I32_,
+  FIELD_U8 as FIELD_U8_,
+  FIELD_VEC3 as FIELD_VEC3_,
 } from './fieldLayout';
 import type { FieldSchema } from './FieldSchema';
+
+// Local copies of the layout constants: hot loops then read plain locals, not module bindings
+// (which some loaders, e.g. tsx and vitest, turn into getters).
+const ENUM_NONE = ENUM_NONE_;
+const FIELD_BOOL = FIELD_BOOL_;
+const FIELD_ENTITY = FIELD_ENTITY_;
+const FIELD_ENUM = FIELD_ENUM_;
+const FIELD_F32 = FIELD_F32_;
+const FIELD_I32 = FIELD_I32_;
+const FIELD_U8 = FIELD_U8_;
+const FIELD_VEC3 = FIELD_VEC3_;
 
 const fr = Math.fround;
 const I32_MIN = -2147483648;
@@ -50,6 +61,7 @@ export class FieldRows {
   /** Byte columns of u8, bool and enum fields. */
   public readonly u8: Uint8Array[];
   private readonly types: Uint8Array;
+  private readonly slots: number;
   private static readonly EMPTY_F = new Float32Array(0);
   private static readonly EMPTY_I = new Int32Array(0);
   private static readonly EMPTY_B = new Uint8Array(0);
@@ -61,6 +73,10 @@ export class FieldRows {
   ) {
     this.types = schema.types;
     this.rows = new Int32Array(capacity);
+    this.slots = schema.slots;
+    this.raw = new Float64Array(capacity * schema.slots);
+    this.isRaw = new Uint8Array(capacity);
+    this.rowBad = new Uint8Array(capacity);
     this.f32 = [];
     this.i32 = [];
     this.u8 = [];
@@ -76,6 +92,133 @@ export class FieldRows {
         t === FIELD_U8 || t === FIELD_BOOL || t === FIELD_ENUM ? new Uint8Array(capacity) : FieldRows.EMPTY_B,
       );
     }
+  }
+
+  /**
+   * Per-entity rows as given (`stageRaw`): `slots` doubles a row, converted and checked column by
+   * column at `endFrame` (`materialize`), which is much cheaper than a type dispatch per value in
+   * the call. `isRaw[r]`: row r is here, not yet in the typed columns.
+   */
+  public raw: Float64Array;
+  public isRaw: Uint8Array;
+  /** Rows whose values `materialize` repaired (their entity gets `SANITIZED`). */
+  public rowBad: Uint8Array;
+  private rawCount = 0;
+
+  /** Forgets the staged rows. */
+  public reset(): void {
+    this.isRaw.fill(0, 0, this.count);
+    this.rowBad.fill(0, 0, this.count);
+    this.count = 0;
+    this.rawCount = 0;
+  }
+
+  /** Copies `values` (one slot a component) as row `r`, unchecked until `materialize`. */
+  public stageRaw(r: number, values: ArrayLike<number>): void {
+    const slots = this.slots;
+    const raw = this.raw;
+    const o = r * slots;
+    for (let k = 0; k < slots; k++) raw[o + k] = values[k];
+    if (this.isRaw[r] === 0) {
+      this.isRaw[r] = 1;
+      this.rawCount++;
+    }
+  }
+
+  /** Moves raw row `r` into the typed columns now (a columns call is about to write some of its fields). */
+  public materializeRow(r: number): number {
+    if (this.isRaw[r] === 0) return 0;
+    this.isRaw[r] = 0;
+    this.rawCount--;
+    const bad = this.writeRow(r, this.raw, r * this.slots);
+    if (bad > 0) this.rowBad[r] = 1;
+    return bad;
+  }
+
+  /**
+   * Converts every raw row into the typed columns, field by field (one tight loop per field, its
+   * type known), repairing invalid values as `writeRow` does and marking their rows in `rowBad`.
+   * Returns the values repaired.
+   */
+  public materialize(): number {
+    if (this.rawCount === 0) return 0;
+    const n = this.count;
+    const slots = this.slots;
+    const raw = this.raw;
+    const isRaw = this.isRaw;
+    const rowBad = this.rowBad;
+    const types = this.types;
+    const slotOf = this.schema.slotOf;
+    const names = this.schema.enumNames.length;
+    const maxId = this.maxEntityId;
+    let bad = 0;
+    for (let f = 0; f < types.length; f++) {
+      const t = types[f];
+      const o = slotOf[f];
+      if (t === FIELD_F32) {
+        const c = this.f32[f];
+        for (let r = 0; r < n; r++) {
+          if (isRaw[r] === 0) continue;
+          const v = fr(raw[r * slots + o]);
+          if (v - v === 0) c[r] = v;
+          else {
+            c[r] = 0;
+            bad++;
+            rowBad[r] = 1;
+          }
+        }
+      } else if (t === FIELD_VEC3) {
+        const c = this.f32[f];
+        for (let r = 0; r < n; r++) {
+          if (isRaw[r] === 0) continue;
+          for (let k = 0; k < 3; k++) {
+            const v = fr(raw[r * slots + o + k]);
+            if (v - v === 0) c[r * 3 + k] = v;
+            else {
+              c[r * 3 + k] = 0;
+              bad++;
+              rowBad[r] = 1;
+            }
+          }
+        }
+      } else if (t === FIELD_I32 || t === FIELD_ENTITY) {
+        const c = this.i32[f];
+        const entity = t === FIELD_ENTITY;
+        for (let r = 0; r < n; r++) {
+          if (isRaw[r] === 0) continue;
+          const v = raw[r * slots + o];
+          if ((v | 0) === v && (!entity || (v >= -1 && v < maxId))) c[r] = v;
+          else {
+            c[r] = entity ? -1 : repairI32(v);
+            bad++;
+            rowBad[r] = 1;
+          }
+        }
+      } else {
+        const c = this.u8[f];
+        for (let r = 0; r < n; r++) {
+          if (isRaw[r] === 0) continue;
+          const v = raw[r * slots + o];
+          if (t === FIELD_BOOL) c[r] = v ? 1 : 0;
+          else if (t === FIELD_U8) {
+            if ((v & 255) === v) c[r] = v;
+            else {
+              c[r] = repairU8(v);
+              bad++;
+              rowBad[r] = 1;
+            }
+          } else if ((v | 0) === v && v >= 0 && v < names) c[r] = v;
+          else {
+            c[r] = ENUM_NONE;
+            bad++;
+            rowBad[r] = 1;
+          }
+        }
+      }
+    }
+    for (let r = 0; r < n; r++) isRaw[r] = 0;
+    this.rawCount = 0;
+    return bad;
   }
 
   /** Adds a row for staged entity `index` and returns it. */
@@ -95,6 +238,15 @@ export class FieldRows {
     const r = new Int32Array(cap);
     r.set(this.rows);
     this.rows = r;
+    const raw = new Float64Array(cap * this.slots);
+    raw.set(this.raw);
+    this.raw = raw;
+    const isRaw = new Uint8Array(cap);
+    isRaw.set(this.isRaw);
+    this.isRaw = isRaw;
+    const rowBad = new Uint8Array(cap);
+    rowBad.set(this.rowBad);
+    this.rowBad = rowBad;
     for (let f = 0; f < this.types.length; f++) {
       const t = this.types[f];
       if (t === FIELD_F32 || t === FIELD_VEC3) {

@@ -38,6 +38,8 @@ export class FieldSchema {
     /** The kind these fields belong to (`Recorder.describe`'s kind). */
     public readonly kind: string,
     fields: ReadonlyArray<readonly [string, FieldType]>,
+    /** The `FieldSchemas` that declared it (a recorder accepts only its own schemas). */
+    public readonly owner: object,
   ) {
     this.types = new Uint8Array(fields.length);
     this.slotOf = new Int32Array(fields.length);

@@ -61,7 +61,7 @@ export class FieldSchemas {
     }
     if (this.all.length >= MAX_FIELD_SCHEMAS)
       throw new RangeError(`rewindable: declareFields: ${MAX_FIELD_SCHEMAS} kinds declared fields`);
-    const schema = new FieldSchema(this.all.length, kind, pairs);
+    const schema = new FieldSchema(this.all.length, kind, pairs, this);
     this.all.push(schema);
     this.byKind.set(kind, schema);
     return schema;

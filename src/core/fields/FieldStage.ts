@@ -1,20 +1,35 @@
-import { HANDLE_MASK } from '../format/layout';
+import { EntityFlags, HANDLE_BITS, HANDLE_MASK as HANDLE_MASK_ } from '../format/layout';
 import type { EntityTable } from '../store/EntityTable';
 import type { WarnOnce } from '../validate/WarnOnce';
 import {
-  BLOCK_HEADER_WORDS,
-  BLOCK_LISTED,
+  BLOCK_HEADER_WORDS as BLOCK_HEADER_WORDS_,
+  BLOCK_LISTED as BLOCK_LISTED_,
+  FIELD_BOOL as FIELD_BOOL_,
+  FIELD_ENTITY as FIELD_ENTITY_,
+  FIELD_ENUM as FIELD_ENUM_,
+  FIELD_F32 as FIELD_F32_,
+  FIELD_I32 as FIELD_I32_,
+  FIELD_U8 as FIELD_U8_,
+  FIELD_VEC3 as FIELD_VEC3_,
   blockWords,
-  FIELD_BOOL,
-  FIELD_ENTITY,
-  FIELD_ENUM,
-  FIELD_F32,
-  FIELD_I32,
-  FIELD_U8,
-  FIELD_VEC3,
 } from './fieldLayout';
 import { FieldRows } from './FieldRows';
 import type { FieldSchema } from './FieldSchema';
+
+// Local copies of the layout constants: hot loops then read plain locals, not module bindings
+// (which some loaders, e.g. tsx and vitest, turn into getters).
+const BLOCK_HEADER_WORDS = BLOCK_HEADER_WORDS_;
+const BLOCK_LISTED = BLOCK_LISTED_;
+const FIELD_BOOL = FIELD_BOOL_;
+const FIELD_ENTITY = FIELD_ENTITY_;
+const FIELD_ENUM = FIELD_ENUM_;
+const FIELD_F32 = FIELD_F32_;
+const FIELD_I32 = FIELD_I32_;
+const FIELD_U8 = FIELD_U8_;
+const FIELD_VEC3 = FIELD_VEC3_;
+const HANDLE_MASK = HANDLE_MASK_;
+/** `EntityFlags.SANITIZED` in an entity word (flags in bits 24-31). */
+const SANITIZED_BIT = (EntityFlags.SANITIZED << HANDLE_BITS) >>> 0;
 
 /** The counters a `FieldStage` adds to (the recorder's `RecorderStats`). */
 export interface FieldStats {
@@ -86,7 +101,7 @@ export class FieldStage {
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = t[s];
       for (let r = 0; r < rows.count; r++) this.entityRow[rows.rows[r]] = -1;
-      rows.count = 0;
+      rows.reset();
     }
     this.touchedCount = 0;
     this.repaired = 0;
@@ -97,17 +112,12 @@ export class FieldStage {
    * (the caller flags the entity `SANITIZED`). A second call for the same entity replaces its row;
    * one with another schema is dropped.
    */
-  public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): boolean {
+  public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): void {
     const rows = this.rowsOf(schema);
     const r = this.rowFor(index, rows, id);
-    if (r < 0) return false;
-    if (values === null || typeof values !== 'object') {
-      this.invalid(schema.slots);
-      return rows.writeRow(r, FieldStage.NO_VALUES, 0) > 0;
-    }
-    const bad = rows.writeRow(r, values, 0);
-    if (bad > 0) this.invalid(bad);
-    return bad > 0;
+    if (r < 0) return;
+    // Copied as given: checked and converted at endFrame, column by column (`FieldRows.materialize`).
+    rows.stageRaw(r, values === null || typeof values !== 'object' ? FieldStage.NO_VALUES : values);
   }
 
   private static readonly NO_VALUES: ArrayLike<number> = { length: 0 };
@@ -217,7 +227,13 @@ export class FieldStage {
         this.dropRow(id, 'not recorded in this frame');
         continue;
       }
-      match[i] = this.rowFor(k, rows, id);
+      const r = this.rowFor(k, rows, id);
+      // A row staged by a per-entity call: into the typed columns first, so the columns write over it.
+      if (r >= 0 && rows.isRaw[r] !== 0) {
+        const b = rows.materializeRow(r);
+        if (b > 0) this.invalid(b);
+      }
+      match[i] = r;
       j = k + 1;
     }
   }
@@ -250,6 +266,11 @@ export class FieldStage {
     const start = w;
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
+      const repaired = rows.materialize();
+      if (repaired > 0) {
+        this.invalid(repaired);
+        this.flagRepaired(target.u32, entityBase, rows, keptIndex);
+      }
       let k = this.orderRows(rows, keptIndex);
       if (k === 0) continue;
       const order = this.order;
@@ -274,6 +295,15 @@ export class FieldStage {
       this.assignKinds(target.u32, entityBase, entities, rows, k);
     }
     return w - start;
+  }
+
+  /** Flags `SANITIZED` (in the frame's entity words at `entityBase`) the kept entities of the rows `materialize` repaired. */
+  private flagRepaired(u: Uint32Array, entityBase: number, rows: FieldRows, keptIndex: Int32Array): void {
+    for (let r = 0; r < rows.count; r++) {
+      if (rows.rowBad[r] === 0) continue;
+      const e = keptIndex[rows.rows[r]];
+      if (e >= 0) u[entityBase + e] |= SANITIZED_BIT;
+    }
   }
 
   /** The lives of the first `k` ordered rows that have no kind take `rows`' schema's. */

@@ -42,7 +42,7 @@ import { FrameHeader } from './FrameHeader';
 import { FrameRepairs } from './FrameRepairs';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
-import { FieldSchema } from '../fields/FieldSchema';
+import type { FieldSchema } from '../fields/FieldSchema';
 import { FieldSchemas, type FieldSpec } from '../fields/FieldSchemas';
 import { FieldStage } from '../fields/FieldStage';
 
@@ -484,7 +484,7 @@ export class Recorder {
     if (!this.frameOpen) return this.outside();
     const s = this.stage;
     if (id !== s.lastId || s.count === 0 || !this.ownsSchema(schema)) return this.fieldsRefused(id);
-    if (this.fieldStage.row(s.count - 1, schema, values, id)) s.flags[s.count - 1] |= SANITIZED;
+    this.fieldStage.row(s.count - 1, schema, values, id);
   }
 
   /**
@@ -519,7 +519,8 @@ export class Recorder {
   }
 
   private ownsSchema(schema: FieldSchema): boolean {
-    return schema instanceof FieldSchema && this.fieldSchemas.at(schema.index) === schema;
+    // A property load, not `instanceof` and a look-up: it runs once per entity.
+    return schema != null && (schema as { owner?: unknown }).owner === this.fieldSchemas;
   }
 
   private fieldsRefused(id: number): void {

@@ -1,25 +1,4 @@
-import {
-  DISPLAY_WORDS,
-  EVENT_WORDS,
-  EntityFlags,
-  FRAME_FIELDS_OVER_BUDGET,
-  H_FLAGS,
-  HEADER_WORDS,
-  H_BONE_WORDS,
-  H_DROPPED_ENTITIES,
-  H_DROPPED_PRIMS,
-  H_DROPPED_TEXT,
-  H_DISPLAY_WORDS,
-  H_ENTITY_COUNT,
-  H_EVENT_COUNT,
-  H_FRAME,
-  H_OVER_BUDGET,
-  H_PRIM_COUNT,
-  H_PRIM_WORDS,
-  H_SANITIZED,
-  H_TOTAL_WORDS,
-} from '../format/layout';
-import { frameChannelMask } from '../format/channelMask';
+import { EntityFlags } from '../format/layout';
 import { MAX_KINDS, USER_FLAGS_MASK } from '../validate/rules';
 import { WarnOnce } from '../validate/WarnOnce';
 import { EntityKernel } from '../kernel/EntityKernel';
@@ -40,6 +19,7 @@ import { EntityStage } from './EntityStage';
 import { EventLog } from './EventLog';
 import { FrameHeader } from './FrameHeader';
 import { FrameRepairs } from './FrameRepairs';
+import { FrameWriter } from './FrameWriter';
 import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions } from './RecorderOptions';
 import type { EntityColumns } from './EntityColumns';
 import type { FieldSchema } from '../fields/FieldSchema';
@@ -68,6 +48,10 @@ const USER_FLAGS = USER_FLAGS_MASK;
  *   recorder.draw.sphere(Channel.AI, guard.x, guard.y, 0, 40, 0xffcc00);
  *   recorder.endFrame();
  * });
+ *
+ * Size: this class is the game-facing API and stays one file; a third of it is the contract and
+ * `@example` of each call. The work lives in its parts: `EntityStage`, `BoneStage`, `DisplayStage`,
+ * `FieldStage`, `EventLog`, `EntityResolver` and `FrameWriter` (which writes a frame into the ring).
  */
 export class Recorder {
   public readonly options: Readonly<RecorderOptions>;
@@ -93,8 +77,6 @@ export class Recorder {
   private frameOpen = false;
   private nextFrame = 0;
   /** The frame the open frame's reservation must watch for eviction, and its offset (see `onEvict`). */
-  private evictWatch = -1;
-  private evictWatchAt = -1;
   private readonly kernel: EntityKernel;
   /** The open frame's entity entries (`entity()` writes its columns directly). */
   private readonly stage: EntityStage;
@@ -115,6 +97,8 @@ export class Recorder {
   /** Each kind of problem is reported once, and its message is only built then. */
   private readonly warnOnce: WarnOnce;
   /** Listeners of `onFrameEnd` (a live stream); empty for most games, so `endFrame` pays one length check. */
+  /** Writes each closed frame into the ring. */
+  private readonly writer: FrameWriter;
   private readonly frameEndListeners: Array<(frame: number) => void> = [];
 
   public constructor(options: Partial<RecorderOptions> = {}) {
@@ -141,7 +125,7 @@ export class Recorder {
         `rewindable: ${this.kernel.fallbackReason}; recording uses the JavaScript encoder (same bytes, slower)`,
       );
     }
-    this.ring.onEvict = (frame) => this.onEvict(frame);
+    this.ring.onEvict = (frame) => this.writer.onEvict(frame);
     this.entities = new EntityTable(
       handleCapacity,
       o.maxEntityId,
@@ -190,6 +174,24 @@ export class Recorder {
       onNewLife: (id, h) => this.descriptions.onNewLife(id, h),
     });
     this.stage = new EntityStage(this.kernel, this.resolver, o.maxEntityId, this.stats, this.warnOnce, this.repairs);
+    this.writer = new FrameWriter({
+      options: this.options,
+      ring: this.ring,
+      entities: this.entities,
+      channels: this.channels,
+      stats: this.stats,
+      warnings: this.warnOnce,
+      draw: this.draw,
+      stage: this.stage,
+      resolver: this.resolver,
+      bones: this.boneStage,
+      display: this.displayStage,
+      fields: this.fieldStage,
+      events: this.events,
+      header: this.header,
+      repairs: this.repairs,
+      descriptions: this.descriptions,
+    });
   }
 
   /**
@@ -617,96 +619,7 @@ export class Recorder {
     draw.open = false;
     this.frameOpen = false;
     const frame = this.nextFrame++;
-    const n = this.stage.count;
-    const bones = this.boneStage;
-    const events = this.events;
-    // Reserve for every staged entity; entries dropped while resolving (duplicates) shrink it after.
-    const display = this.displayStage;
-    const fieldStage = this.fieldStage;
-    const fieldBudget = this.options.fieldBudgetBytes >>> 2;
-    const fieldUpper = fieldStage.active ? Math.min(fieldStage.upperWords(), fieldBudget) : 0;
-    const upper =
-      HEADER_WORDS +
-      n * 5 +
-      bones.count +
-      draw.wordCount +
-      events.count * EVENT_WORDS +
-      display.count * DISPLAY_WORDS +
-      fieldUpper;
-    const ring = this.ring;
-    // Should the reservation evict the previous frame, its positions are kept for the repair of a
-    // non-finite position (see onEvict).
-    this.evictWatch = frame - 1;
-    this.evictWatchAt = ring.offsetOf(frame - 1);
-    let at = ring.reserve(upper);
-    const truncated = at < 0;
-    if (truncated) at = ring.reserve(HEADER_WORDS);
-    this.evictWatch = -1;
-    // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
-    // rotations straight into the arena.
-    const resolver = this.resolver;
-    const m = resolver.resolve(
-      frame,
-      n,
-      truncated ? -1 : at + HEADER_WORDS,
-      bones.count > 0 || display.count > 0 || fieldStage.active,
-    );
-    const dropped = this.stage.dropped + resolver.dropped;
-    this.descriptions.afterFrame(frame);
-    const u = ring.u32;
-    let total = HEADER_WORDS;
-    let fieldFlags = 0;
-    if (truncated) {
-      if (fieldStage.active) this.stats.fieldRowsDropped += fieldStage.rowCount;
-      this.stats.framesTruncated++;
-      if (!this.warnOnce.has('truncated'))
-        this.warnOnce.warn(
-          'truncated',
-          `rewindable: frame ${frame} needs ${upper * 4} bytes, more than the whole arena; only its header was kept`,
-        );
-      u[at + H_ENTITY_COUNT] = 0;
-      u[at + H_DROPPED_ENTITIES] = dropped + m;
-      u[at + H_PRIM_WORDS] = 0;
-      u[at + H_PRIM_COUNT] = 0;
-      u[at + H_BONE_WORDS] = 0;
-      u[at + H_EVENT_COUNT] = 0;
-      u[at + H_DISPLAY_WORDS] = 0;
-    } else {
-      const bonesAt = at + HEADER_WORDS + m * 5;
-      let w = bones.write(u, bonesAt, resolver.keptIndex);
-      const boneWords = w - bonesAt;
-      const dw = draw.words;
-      for (let i = 0; i < draw.wordCount; i++) u[w + i] = dw[i];
-      w += draw.wordCount;
-      w = events.write(u, w);
-      const displayWords = display.count > 0 ? display.write(u, ring.f32, w, resolver.keptIndex) - w : 0;
-      total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS + displayWords;
-      u[at + H_DISPLAY_WORDS] = displayWords;
-      if (fieldStage.active) {
-        total += fieldStage.write(ring, at + total, resolver.keptIndex, fieldBudget, this.entities, at + HEADER_WORDS);
-        if (fieldStage.overBudget) fieldFlags = FRAME_FIELDS_OVER_BUDGET;
-      }
-      u[at + H_ENTITY_COUNT] = m;
-      u[at + H_DROPPED_ENTITIES] = dropped;
-      u[at + H_PRIM_WORDS] = draw.wordCount;
-      u[at + H_PRIM_COUNT] = draw.primCount;
-      u[at + H_BONE_WORDS] = boneWords;
-      u[at + H_EVENT_COUNT] = events.count;
-    }
-    u[at + H_FRAME] = frame;
-    this.header.write(ring, at, frame, truncated, this.repairs);
-    u[at + H_FLAGS] |= fieldFlags;
-    u[at + H_OVER_BUDGET] = draw.overBudget;
-    u[at + H_DROPPED_PRIMS] = draw.droppedPrims;
-    u[at + H_DROPPED_TEXT] = draw.droppedTextBytes;
-    u[at + H_SANITIZED] = resolver.sanitized + draw.invalidPrims + this.repairs.count + fieldStage.repaired;
-    this.repairs.committed();
-    events.committed();
-    u[at + H_TOTAL_WORDS] = total;
-    // The channels this frame drew on, for panels that list only the channels in use.
-    if (draw.wordCount > 0 || draw.overBudget !== 0) this.channels.markUsed(frameChannelMask(u, at));
-    ring.commit(frame, total);
-    this.stats.framesRecorded++;
+    this.writer.write(frame);
     if (this.frameEndListeners.length > 0) this.notifyFrameEnd(frame);
   }
 
@@ -748,12 +661,6 @@ export class Recorder {
     this.descriptions.clear();
     this.resolver.clear();
     this.entities.clear();
-  }
-
-  private onEvict(frame: number): void {
-    this.stats.framesEvicted++;
-    if (frame === this.evictWatch && this.evictWatchAt >= 0) this.resolver.keepPrevious(frame, this.evictWatchAt);
-    this.resolver.evicted(frame);
   }
 
   /** Counts an entity call that could not be stored (outside a frame, bad id, over capacity). */

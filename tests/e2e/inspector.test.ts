@@ -1,0 +1,243 @@
+/**
+ * End-to-end: the entity inspector in the demo (issue 15), driven with the real mouse and keyboard
+ * in headless Chromium. One page for the whole file, tests in order: an agent clicked in the paused
+ * game shows what was recorded at that frame; a click and a drag on its graph seek; the entity list
+ * filters and picks by id; "copy as JSON" gives the recorded values; pinning shows two entities side
+ * by side; the panel stays above the timeline and closes. Values are compared with what the demo
+ * hook reads back from the recording (`recordedAt`, `lifetimes`).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { need, openDemo, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
+import type { E2EWindow } from './hooks';
+
+let demo: DemoPage | undefined;
+/** The frame viewed, and the agent selected in the first test. */
+let viewed = -1;
+let agent: { id: number; handle: number } | undefined;
+
+watchPages(() => [demo], __filename);
+
+beforeAll(async () => {
+  demo = await openDemo('index.html');
+  await demo.page.evaluate(() => (window as unknown as E2EWindow).__demo.setCrowd(40));
+  await waitForFrames(demo.page, 200);
+  viewed = await demo.page.evaluate(() => {
+    const o = (window as unknown as E2EWindow).__demo.overlay;
+    o.pause();
+    const f = o.reader.newestFrame - 20;
+    o.playback.time.seek(f);
+    return f;
+  });
+  await ticks(demo.page, 3);
+});
+
+afterAll(async () => {
+  await demo?.close();
+});
+
+function page(): DemoPage['page'] {
+  return need(demo, 'the demo page').page;
+}
+
+function selected(): { id: number; handle: number } {
+  return need(agent, 'the agent selected by the first test');
+}
+
+/** The text of a value of the card of `handle`. */
+async function value(handle: number, field: string): Promise<string> {
+  return (
+    (await page().locator(`.rw-card[data-handle="${handle}"] [data-field="${field}"]`).first().textContent()) ?? ''
+  );
+}
+
+async function position(): Promise<number> {
+  return page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.playback.time.position);
+}
+
+test('an agent clicked in the paused game: the inspector shows what was recorded at that frame', async () => {
+  // Where an agent present in the viewed frame is on screen (the world container is the camera).
+  const target = await page().evaluate((f) => {
+    const d = (window as unknown as E2EWindow).__demo;
+    const s = d.overlay.sample;
+    const world = d.view.world as unknown as { toGlobal(p: { x: number; y: number }): { x: number; y: number } };
+    for (let i = 0; i < s.count; i++) {
+      const h = s.handles[i];
+      if (d.overlay.playback.lifetimes.kind(h) !== 'agent' || !s.inNearerFrame(i)) continue;
+      const p = world.toGlobal({ x: s.positions[i * 3], y: s.positions[i * 3 + 1] });
+      if (p.x < 340 || p.x > 1000 || p.y < 80 || p.y > 560) continue; // clear of the panels and the timeline
+      return { id: s.ids[i], handle: h, x: p.x, y: p.y, frame: f };
+    }
+    return null;
+  }, viewed);
+  expect(target, 'an agent on screen in the viewed frame').not.toBeNull();
+  if (target === null) return;
+  await page().mouse.click(target.x, target.y);
+  await ticks(page(), 2);
+  const sel = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.selected);
+  expect(sel, 'the click selected the agent').toBe(target.handle);
+  agent = { id: target.id, handle: target.handle };
+  expect(await page().locator('.rewindable-inspector').isVisible()).toBe(true);
+
+  const rec = await page().evaluate(([id, f]) => (window as unknown as E2EWindow).__demo.recordedAt(id, f), [
+    target.id,
+    viewed,
+  ] as const);
+  expect(rec).not.toBeNull();
+  if (rec === null) return;
+  const life = await page().evaluate(
+    (h) => (window as unknown as E2EWindow).__demo.lifetimes().find((l) => l.handle === h) ?? null,
+    target.handle,
+  );
+  expect(life).not.toBeNull();
+  const h = target.handle;
+  expect(await value(h, 'title')).toMatch(new RegExp(`^#${target.id} agent`));
+  expect(await value(h, 'life')).toBe(`${life?.first}..${life?.last}`);
+  expect(await value(h, 'frame')).toBe(String(viewed));
+  expect(Number(await value(h, 'x'))).toBeCloseTo(rec.x, 2);
+  expect(Number(await value(h, 'y'))).toBeCloseTo(rec.y, 2);
+  expect(Number((await value(h, 'angle')).replace('°', ''))).toBeCloseTo((rec.angle * 180) / Math.PI, 1);
+  const flags = await value(h, 'flags');
+  expect(flags.includes('damaged')).toBe((rec.flags & 1) !== 0);
+  expect(flags === 'none').toBe(rec.flags === 0);
+  // Another frame: the values follow the playhead.
+  await page().evaluate((f) => (window as unknown as E2EWindow).__demo.overlay.playback.time.seek(f), viewed - 30);
+  await ticks(page(), 2);
+  const rec2 = await page().evaluate(([id, f]) => (window as unknown as E2EWindow).__demo.recordedAt(id, f), [
+    target.id,
+    viewed - 30,
+  ] as const);
+  if (rec2 !== null) {
+    expect(await value(h, 'frame')).toBe(String(viewed - 30));
+    expect(Number(await value(h, 'x'))).toBeCloseTo(rec2.x, 2);
+  }
+});
+
+test('a click on the x graph seeks to the frame under it, and a drag follows the pointer', async () => {
+  const h = selected().handle;
+  const graph = page().locator(`.rw-card[data-handle="${h}"] [data-graph="x"]`);
+  const box = await graph.boundingBox();
+  expect(box).not.toBeNull();
+  if (box === null) return;
+  const range = await page().evaluate(() => {
+    const t = (window as unknown as E2EWindow).__demo.overlay.playback.time;
+    return { from: t.rangeIn, to: t.rangeOut };
+  });
+  const at = (t: number): number => Math.round(range.from + t * (range.to - range.from));
+  await page().mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
+  await ticks(page(), 1);
+  expect(Math.abs((await position()) - at(0.25))).toBeLessThanOrEqual(1);
+  await page().mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+  await page().mouse.down();
+  await page().mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+  await ticks(page(), 1);
+  expect(Math.abs((await position()) - at(0.5))).toBeLessThanOrEqual(1);
+  await page().mouse.move(box.x + box.width * 0.7, box.y + box.height / 2, { steps: 4 });
+  await page().mouse.up();
+  await ticks(page(), 1);
+  expect(Math.abs((await position()) - at(0.7))).toBeLessThanOrEqual(1);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.state)).toBe('paused');
+  // Back to the frame of the first test.
+  await page().evaluate((f) => (window as unknown as E2EWindow).__demo.overlay.playback.time.seek(f), viewed);
+  await ticks(page(), 2);
+});
+
+test('the entity list filters by kind, label or id, and an id typed with Enter selects it', async () => {
+  await page().locator('.rewindable-inspector [data-action="list"]').click();
+  const filter = page().locator('.rewindable-inspector [data-action="filter"]');
+  await filter.fill('agent');
+  const rows = page().locator('.rewindable-inspector .rw-list-row');
+  const agents = await page().evaluate(() =>
+    (window as unknown as E2EWindow).__demo
+      .lifetimes()
+      .filter((l) => l.kind === 'agent')
+      .map((l) => l.handle)
+      .sort((a, b) => a - b),
+  );
+  expect(agents.length).toBeGreaterThan(0);
+  const listed = (await rows.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.handle)))).sort(
+    (a, b) => a - b,
+  );
+  expect(listed).toEqual(agents);
+  for (const text of await rows.allTextContents()) expect(text.startsWith('agent #')).toBe(true);
+  // The player: one life, found by its kind.
+  await filter.fill('player');
+  expect(await rows.count()).toBeGreaterThanOrEqual(1);
+  for (const text of await rows.allTextContents()) expect(text.startsWith('player #')).toBe(true);
+  await filter.fill('no such thing at all');
+  expect(await rows.count()).toBe(0);
+  // An id and Enter: the agent's life is selected again.
+  await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.select(-1));
+  await filter.fill(String(selected().id));
+  await filter.press('Enter');
+  await ticks(page(), 2);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.selected)).toBe(selected().handle);
+  await page().locator('.rewindable-inspector [data-action="list"]').click();
+  expect(await page().locator('.rewindable-inspector .rw-list').isVisible()).toBe(false);
+});
+
+test('copy as JSON gives the whole recorded state at the viewed frame', async () => {
+  const { id, handle } = selected();
+  await page().context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page().locator(`.rw-card[data-handle="${handle}"] [data-action="copy"]`).click();
+  await ticks(page(), 1);
+  const text = await page().evaluate(() => (window as unknown as E2EWindow).__demo.inspector.lastCopied);
+  const clipboard = await page().evaluate(() => navigator.clipboard.readText());
+  expect(clipboard).toBe(text);
+  const state = JSON.parse(text);
+  const rec = await page().evaluate(([i, f]) => (window as unknown as E2EWindow).__demo.recordedAt(i, f), [
+    id,
+    viewed,
+  ] as const);
+  expect(rec).not.toBeNull();
+  expect(state.frame).toBe(viewed);
+  expect(state.id).toBe(id);
+  expect(state.handle).toBe(handle);
+  expect(state.kind).toBe('agent');
+  expect(state.present).toBe(true);
+  expect(state.position.x).toBe(rec?.x);
+  expect(state.position.y).toBe(rec?.y);
+  expect(state.flags.bits).toBe(rec?.flags);
+  expect(state.rotation.angleDeg).toBeCloseTo(((rec?.angle ?? 0) * 180) / Math.PI, 9);
+});
+
+test('pinned entities are shown side by side', async () => {
+  const { handle } = selected();
+  await page().locator(`.rw-card[data-handle="${handle}"] [data-action="pin"]`).click();
+  // A second entity: the player, through the list's filter.
+  await page().locator('.rewindable-inspector [data-action="list"]').click();
+  await page().locator('.rewindable-inspector [data-action="filter"]').fill('player');
+  await page().locator('.rewindable-inspector .rw-list-row').first().click();
+  await ticks(page(), 2);
+  const shown = await page().evaluate(() => (window as unknown as E2EWindow).__demo.inspector.shownHandles);
+  expect(shown.length).toBe(2);
+  expect(shown).toContain(handle);
+  const a = await page().locator(`.rw-card[data-handle="${shown[0]}"]`).boundingBox();
+  const b = await page().locator(`.rw-card[data-handle="${shown[1]}"]`).boundingBox();
+  expect(a !== null && b !== null && b.x > a.x + a.width - 1 && Math.abs(b.y - a.y) < 2).toBe(true);
+  await page().locator('.rewindable-inspector [data-action="list"]').click();
+  await page().locator(`.rw-card[data-handle="${handle}"] [data-action="pin"]`).click();
+  await ticks(page(), 1);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.inspector.shownHandles.length)).toBe(1);
+});
+
+test('the panel stays above the timeline, closes with ×, and opens again with the next selection', async () => {
+  const box = await page().locator('.rewindable-inspector').boundingBox();
+  const timelineTop = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.top);
+  expect(box).not.toBeNull();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(timelineTop);
+  await page().locator('.rewindable-inspector [data-action="close-inspector"]').click();
+  await ticks(page(), 1);
+  expect(await page().locator('.rewindable-inspector').isVisible()).toBe(false);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.selected)).toBe(-1);
+  await page().evaluate((h) => (window as unknown as E2EWindow).__demo.overlay.select(h), selected().handle);
+  await ticks(page(), 1);
+  expect(await page().locator('.rewindable-inspector').isVisible()).toBe(true);
+});
+
+test('the help (H) names the inspector first', async () => {
+  await page().keyboard.press('h');
+  await ticks(page(), 1);
+  const text = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.help.value);
+  await page().keyboard.press('h');
+  expect(text.split('\n')[1]).toMatch(/inspector/);
+});

@@ -42,6 +42,7 @@ const S_FIELDS = 12;
 interface FieldRow {
   readonly info: InspectorFieldInfo;
   readonly value: HTMLElement;
+  readonly text: Text;
   readonly graph: SparkGraph | null;
 }
 
@@ -69,7 +70,8 @@ interface AxisGraph {
  */
 export class InspectorCard {
   public readonly root: HTMLDivElement;
-  private readonly values: Record<string, HTMLElement> = {};
+  /** The text node of each built-in value (writing `data` replaces no node). */
+  private readonly values: Record<string, Text> = {};
   private readonly axes: AxisGraph[] = [];
   private readonly fieldRows: FieldRow[] = [];
   private readonly shown: Float64Array;
@@ -113,11 +115,9 @@ export class InspectorCard {
     );
     root.append(head);
 
-    const life = this.row(root, 'life', 'life');
+    this.row(root, 'life', 'life');
     const spawn = lt.spawnFrame(handle);
     const first = lt.firstFrame(handle);
-    const last = lt.lastFrame(handle);
-    life.textContent = `${first}..${last}${spawn < first ? ` (spawned at ${spawn}, evicted)` : ''}`;
     const jumps = div('rw-row rw-jumps');
     const spawnButton = button(
       spawn < first ? `⇤ first held ${first}` : `⇤ spawn ${spawn}`,
@@ -162,6 +162,9 @@ export class InspectorCard {
     const alive = lt.existsAtNewest(this.handle);
     const last = lt.lastFrame(this.handle);
     this.despawnButton.textContent = alive ? `alive at newest ${last} ⇥` : `despawn ${last} ⇥`;
+    const first = lt.firstFrame(this.handle);
+    const spawn = lt.spawnFrame(this.handle);
+    this.values.life.data = `${first}..${last}${spawn < first ? ` (spawned at ${spawn}, evicted)` : ''}`;
   }
 
   /** Recomputes every graph's series when the frames shown changed (whole frames `from..to`). */
@@ -205,15 +208,15 @@ export class InspectorCard {
     const present = i >= 0 && sample.inNearerFrame(i) && sample.position === position;
     if (positionChanged) {
       const whole = Number.isInteger(position);
-      this.values.frame.textContent = `${whole ? position : position.toFixed(2)}${present ? '' : ' — not present'}`;
+      this.values.frame.data = `${whole ? position : position.toFixed(2)}${present ? '' : ' — not present'}`;
     }
     if ((present ? 1 : 0) !== s[S_PRESENT]) {
       s[S_PRESENT] = present ? 1 : 0;
       this.root.classList.toggle('rw-absent', !present);
       if (!present) {
         for (let k = S_X; k < S_FIELDS; k++) s[k] = Number.NaN;
-        for (const key of ['x', 'y', 'z', 'angle', 'quat', 'flags', 'bones']) this.values[key].textContent = '–';
-        this.values.frame.textContent = `${Number.isInteger(position) ? position : position.toFixed(2)} — not present`;
+        for (const key of ['x', 'y', 'z', 'angle', 'quat', 'flags', 'bones']) this.values[key].data = '–';
+        this.values.frame.data = `${Number.isInteger(position) ? position : position.toFixed(2)} — not present`;
       }
     }
     if (present) {
@@ -225,7 +228,7 @@ export class InspectorCard {
       const angle = (quatToAngleZ(q, i * 4) * 180) / Math.PI;
       if (angle !== s[S_ANGLE]) {
         s[S_ANGLE] = angle;
-        this.values.angle.textContent = `${angle.toFixed(1)}°`;
+        this.values.angle.data = `${angle.toFixed(1)}°`;
       }
       const qi = i * 4;
       if (q[qi] !== s[S_Q] || q[qi + 1] !== s[S_Q + 1] || q[qi + 2] !== s[S_Q + 2] || q[qi + 3] !== s[S_Q + 3]) {
@@ -233,18 +236,18 @@ export class InspectorCard {
         s[S_Q + 1] = q[qi + 1];
         s[S_Q + 2] = q[qi + 2];
         s[S_Q + 3] = q[qi + 3];
-        this.values.quat.textContent = `${q[qi].toFixed(3)} ${q[qi + 1].toFixed(3)} ${q[qi + 2].toFixed(3)} ${q[qi + 3].toFixed(3)}`;
+        this.values.quat.data = `${q[qi].toFixed(3)} ${q[qi + 1].toFixed(3)} ${q[qi + 2].toFixed(3)} ${q[qi + 3].toFixed(3)}`;
       }
       const flags = sample.flags[i];
       if (flags !== s[S_FLAGS]) {
         s[S_FLAGS] = flags;
         const names = flagNames(flags);
-        this.values.flags.textContent = names.length > 0 ? names.join(', ') : 'none';
+        this.values.flags.data = names.length > 0 ? names.join(', ') : 'none';
       }
       const bones = sample.boneStart[i] >= 0 ? sample.boneCount[i] : 0;
       if (bones !== s[S_BONES]) {
         s[S_BONES] = bones;
-        this.values.bones.textContent = String(bones);
+        this.values.bones.data = String(bones);
       }
     }
     this.updateFields(position);
@@ -261,7 +264,7 @@ export class InspectorCard {
       const slot = S_FIELDS + r * 3;
       const how = f.valueAt(this.handle, info.index, position, v);
       if (how === 0) {
-        if (this.fieldState[r] !== 0) row.value.textContent = '–';
+        if (this.fieldState[r] !== 0) row.text.data = '–';
         this.fieldState[r] = 0;
         continue;
       }
@@ -271,7 +274,7 @@ export class InspectorCard {
       if (same) continue;
       for (let c = 0; c < n && c < 3; c++) s[slot + c] = v[c];
       this.fieldState[r] = 1;
-      row.value.textContent = this.fieldText(info, v);
+      row.text.data = this.fieldText(info, v);
       if (info.type === 'enum' || info.type === 'bool') row.value.style.borderLeftColor = stripColor(v[0]);
     }
   }
@@ -294,7 +297,7 @@ export class InspectorCard {
   private number(key: string, slot: number, x: number): void {
     if (x === this.shown[slot]) return;
     this.shown[slot] = x;
-    this.values[key].textContent = formatNumber(x);
+    this.values[key].data = formatNumber(x);
   }
 
   private row(parent: HTMLElement, key: string, label: string): HTMLElement {
@@ -305,9 +308,11 @@ export class InspectorCard {
     const v = document.createElement('span');
     v.className = 'rw-val';
     v.dataset.field = key;
+    const t = document.createTextNode('');
+    v.append(t);
     r.append(k, v);
     parent.append(r);
-    this.values[key] = v;
+    this.values[key] = t;
     return v;
   }
 
@@ -342,6 +347,8 @@ export class InspectorCard {
       value.className = info.type === 'enum' || info.type === 'bool' ? 'rw-val rw-enum' : 'rw-val';
     }
     value.dataset.field = `field:${info.name}`;
+    const text = document.createTextNode('');
+    value.append(text);
     r.append(k, value);
     parent.append(r);
     let graph: SparkGraph | null = null;
@@ -353,7 +360,7 @@ export class InspectorCard {
       gr.append(graph.root);
       parent.append(gr);
     }
-    this.fieldRows.push({ info, value, graph });
+    this.fieldRows.push({ info, value, text, graph });
   }
 
   private graph(mode: 'line' | 'strip', lines: number, colors: readonly string[]): SparkGraph {

@@ -157,11 +157,14 @@ export class SparkGraph {
     let x = span > 0 ? Math.round(((position - this.from) / span) * (w - 1)) : 0;
     if (!(position >= this.from && position <= this.to)) x = -1;
     if (x === this.headX) return;
+    const lw = Math.max(1, Math.round(this.ratio));
+    // Only the old playhead's columns are cleared (NaN: nothing drawn yet, or a redraw: all of it).
+    if (Number.isNaN(this.headX)) ctx.clearRect(0, 0, w, this.head.height);
+    else if (this.headX >= 0) ctx.clearRect(this.headX - 1, 0, lw + 2, this.head.height);
     this.headX = x;
-    ctx.clearRect(0, 0, w, this.head.height);
     if (x < 0) return;
     ctx.fillStyle = '#ffffff';
-    ctx.fillRect(x, 0, Math.max(1, Math.round(this.ratio)), this.head.height);
+    ctx.fillRect(x, 0, lw, this.head.height);
   }
 
   private canvas(): HTMLCanvasElement {

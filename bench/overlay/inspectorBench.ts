@@ -130,7 +130,7 @@ export function runInspectorBench(app: Application, iterations: number, warmup: 
   overlay.select(handle);
   overlay.update(0);
   inspector.update();
-  const graphs = inspector.root.querySelectorAll('.rw-card [data-graph]:not([hidden])').length;
+  const graphs = inspector.root.querySelectorAll('.rw-card .rw-graph-row:not([hidden]) [data-graph]').length;
   const times: number[] = [];
   const before = inspector.updateCount;
   for (let k = -warmup; k < iterations; k++) {

@@ -129,6 +129,7 @@ export class InspectorCard {
     jumps.append(spawnButton, this.despawnButton);
     root.append(jumps);
     this.row(root, 'frame', 'frame');
+    this.row(root, 'graphs', 'graphs');
     this.row(root, 'x', 'x');
     this.axisGraph(root, 0);
     this.row(root, 'y', 'y');
@@ -172,6 +173,7 @@ export class InspectorCard {
     if (from === this.from && to === this.to) return;
     this.from = from;
     this.to = to;
+    this.values.graphs.data = `${from}..${to}${this.playback.time.hasRange ? ' (in/out range)' : ' (frames held)'}`;
     const frames = Math.max(0, to - from + 1);
     if (this.xyz.length < frames * 3) this.xyz = new Float64Array(frames * 3);
     const xyz = this.xyz;

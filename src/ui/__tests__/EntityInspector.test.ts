@@ -246,3 +246,32 @@ describe('EntityInspector', () => {
     expect(inspector.pinned).toEqual([]);
   });
 });
+
+describe('inspectState', () => {
+  it('gives the recorded 2D display state (scale, alpha, visible, texture name), null where none was recorded', async () => {
+    const { Recorder } = await import('../../core/record/Recorder');
+    const { Playback } = await import('../../core/playback/Playback');
+    const { inspectState } = await import('../inspector/entityState');
+    const rec = new Recorder({ maxFrames: 8, onWarning: () => {} });
+    const coin = rec.texture('coin_3');
+    for (let f = 0; f < 3; f++) {
+      rec.beginFrame(f / 60, 1 / 60);
+      rec.entity(7, 10 + f, 20, 0, 0, 0, 0, 1, 0);
+      if (f === 1) rec.display(7, 2, 0.5, 0.25, false, coin);
+      rec.endFrame();
+    }
+    const pb = new Playback(rec.reader);
+    pb.time.seek(1);
+    const h = rec.entities.lookup(7);
+    expect(inspectState(pb, h, null)?.display).toEqual({
+      scaleX: 2,
+      scaleY: 0.5,
+      alpha: Math.fround(Math.round(0.25 * 65535) / 65535), // 16 bits, read into a Float32Array
+      visible: false,
+      texture: 'coin_3',
+    });
+    expect(inspectState(pb, h, null)?.position).toEqual({ x: 11, y: 20, z: 0 });
+    pb.time.seek(2);
+    expect(inspectState(pb, h, null)?.display).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { quatToAngleZ } from '../../core/math/quat';
 import type { Playback } from '../../core/playback/Playback';
 import type { SampleBuffer } from '../../core/playback/SampleBuffer';
+import { DISPLAY_RECORDED, DISPLAY_SHOWN } from '../../core/read/buffers';
 import { flagNames, positionSeries } from './entityState';
 import type { InspectorFieldInfo, InspectorFieldSource } from './fieldSource';
 import { formatNumber, SparkGraph, stripColor } from './SparkGraph';
@@ -36,7 +37,8 @@ const S_ANGLE = 5;
 const S_Q = 6;
 const S_FLAGS = 10;
 const S_BONES = 11;
-const S_FIELDS = 12;
+const S_DISPLAY = 12;
+const S_FIELDS = 17;
 
 /** One custom field's row: its info, value text, graph (or link) and what it shows. */
 interface FieldRow {
@@ -140,6 +142,7 @@ export class InspectorCard {
     this.row(root, 'quat', 'quaternion');
     this.row(root, 'flags', 'flags');
     this.row(root, 'bones', 'bones');
+    this.row(root, 'display', 'display');
 
     const schema = fields?.schemaOf(handle) ?? [];
     if (schema.length > 0) {
@@ -217,7 +220,7 @@ export class InspectorCard {
       this.root.classList.toggle('rw-absent', !present);
       if (!present) {
         for (let k = S_X; k < S_FIELDS; k++) s[k] = Number.NaN;
-        for (const key of ['x', 'y', 'z', 'angle', 'quat', 'flags', 'bones']) this.values[key].data = '–';
+        for (const key of ['x', 'y', 'z', 'angle', 'quat', 'flags', 'bones', 'display']) this.values[key].data = '–';
         this.values.frame.data = `${Number.isInteger(position) ? position : position.toFixed(2)} — not present`;
       }
     }
@@ -251,8 +254,41 @@ export class InspectorCard {
         s[S_BONES] = bones;
         this.values.bones.data = String(bones);
       }
+      this.updateDisplay(sample, i);
     }
     this.updateFields(position);
+  }
+
+  /** The 2D display state of row `i` (scale, alpha, visible, texture), or 'none' when none was recorded. */
+  private updateDisplay(sample: SampleBuffer, i: number): void {
+    const s = this.shown;
+    const has = sample.hasDisplay && (sample.display[i] & DISPLAY_RECORDED) !== 0;
+    const bits = has ? sample.display[i] : 0;
+    const sx = has ? sample.scales[i * 2] : 0;
+    const sy = has ? sample.scales[i * 2 + 1] : 0;
+    const a = has ? sample.alphas[i] : 0;
+    const t = has ? sample.textures[i] : -2;
+    if (
+      bits === s[S_DISPLAY] &&
+      sx === s[S_DISPLAY + 1] &&
+      sy === s[S_DISPLAY + 2] &&
+      a === s[S_DISPLAY + 3] &&
+      t === s[S_DISPLAY + 4]
+    )
+      return;
+    s[S_DISPLAY] = bits;
+    s[S_DISPLAY + 1] = sx;
+    s[S_DISPLAY + 2] = sy;
+    s[S_DISPLAY + 3] = a;
+    s[S_DISPLAY + 4] = t;
+    if (!has) {
+      this.values.display.data = 'none';
+      return;
+    }
+    const name = t >= 0 ? this.playback.reader.textures[t] : undefined;
+    this.values.display.data =
+      `scale ${formatNumber(sx)} ${formatNumber(sy)} · alpha ${a.toFixed(2)}` +
+      `${(bits & DISPLAY_SHOWN) !== 0 ? '' : ' · hidden'}${name !== undefined ? ` · ${name}` : ''}`;
   }
 
   private updateFields(position: number): void {

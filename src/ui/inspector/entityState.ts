@@ -1,7 +1,7 @@
 import { EntityFlags } from '../../core/format/layout';
 import { quatToAngleZ } from '../../core/math/quat';
 import type { Playback } from '../../core/playback/Playback';
-import { EntityBuffer } from '../../core/read/buffers';
+import { DISPLAY_RECORDED, DISPLAY_SHOWN, EntityBuffer } from '../../core/read/buffers';
 import type { FrameReader } from '../../core/read/FrameReader';
 import type { InspectorFieldSource } from './fieldSource';
 
@@ -94,6 +94,8 @@ export interface InspectedState {
   rotation: { angleDeg: number; quaternion: [number, number, number, number] } | null;
   flags: { bits: number; names: string[] } | null;
   bones: number | null;
+  /** 2D display state (`Recorder.display`), null when none was recorded for it in this frame. */
+  display: { scaleX: number; scaleY: number; alpha: number; visible: boolean; texture: string | null } | null;
   /** Custom fields by name. */
   fields: Record<string, InspectedValue>;
 }
@@ -136,6 +138,7 @@ export function inspectState(
     rotation: null,
     flags: null,
     bones: null,
+    display: null,
     fields: {},
   };
   const i = r.indexOf(frame, handle);
@@ -149,6 +152,16 @@ export function inspectState(
     };
     state.flags = { bits: e.flags[i], names: flagNames(e.flags[i]) };
     state.bones = e.boneStart[i] >= 0 ? e.boneCount[i] : 0;
+    if (e.hasDisplay && (e.display[i] & DISPLAY_RECORDED) !== 0) {
+      const t = e.textures[i];
+      state.display = {
+        scaleX: e.scales[i * 2],
+        scaleY: e.scales[i * 2 + 1],
+        alpha: e.alphas[i],
+        visible: (e.display[i] & DISPLAY_SHOWN) !== 0,
+        texture: t >= 0 ? (r.textures[t] ?? null) : null,
+      };
+    }
   }
   if (fields !== null) {
     for (const f of fields.schemaOf(handle)) state.fields[f.name] = fieldValue(fields, handle, f.index, f, frame);

@@ -177,6 +177,8 @@ test('the entity list filters by kind, label or id, and an id typed with Enter s
 
 test('copy as JSON gives the whole recorded state at the viewed frame', async () => {
   const { id, handle } = selected();
+  await page().evaluate((f) => (window as unknown as E2EWindow).__demo.overlay.playback.time.seek(f), viewed);
+  await ticks(page(), 1);
   await page().context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page().locator(`.rw-card[data-handle="${handle}"] [data-action="copy"]`).click();
   await ticks(page(), 1);
@@ -221,10 +223,22 @@ test('pinned entities are shown side by side', async () => {
 });
 
 test('the panel stays above the timeline, closes with ×, and opens again with the next selection', async () => {
+  // A short window: the card is taller than the room above the timeline, so the panel scrolls inside.
+  await page().setViewportSize({ width: 900, height: 420 });
+  await ticks(page(), 3);
   const box = await page().locator('.rewindable-inspector').boundingBox();
-  const timelineTop = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.top);
+  const geometry = await page().evaluate(() => {
+    const root = (window as unknown as E2EWindow).__demo.inspector.root;
+    return {
+      timelineTop: (window as unknown as E2EWindow).__demo.overlay.timeline.top,
+      scrolls: root.scrollHeight > root.clientHeight,
+    };
+  });
+  await page().setViewportSize({ width: 1280, height: 720 });
+  await ticks(page(), 3);
   expect(box).not.toBeNull();
-  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(timelineTop);
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(geometry.timelineTop);
+  expect(geometry.scrolls, 'the card does not fit: the panel scrolls').toBe(true);
   await page().locator('.rewindable-inspector [data-action="close-inspector"]').click();
   await ticks(page(), 1);
   expect(await page().locator('.rewindable-inspector').isVisible()).toBe(false);

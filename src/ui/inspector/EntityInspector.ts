@@ -341,7 +341,14 @@ export class EntityInspector {
   }
 
   private tick(_ticker: Ticker): void {
-    if (this.timeDirty || this.cardsDirty || this.layoutDirty || this.root.hidden === this.shouldOpen()) this.update();
+    if (
+      this.timeDirty ||
+      this.cardsDirty ||
+      this.layoutDirty ||
+      this.root.hidden === this.shouldOpen() ||
+      (!this.root.hidden && this.overlay.timeline.top !== this.shownTimelineTop)
+    )
+      this.update();
   }
 
   private shouldOpen(): boolean {

@@ -55,20 +55,34 @@ async function position(): Promise<number> {
 }
 
 test('an agent clicked in the paused game: the inspector shows what was recorded at that frame', async () => {
-  // Where an agent present in the viewed frame is on screen (the world container is the camera).
-  const target = await page().evaluate((f) => {
+  // Where an agent present in the viewed frame is on screen (the world container is the camera),
+  // clear of the DOM panels over the canvas (inspector, HUD, lil-gui) and of the timeline; earlier
+  // frames are tried when no agent is there.
+  const target = await page().evaluate((first) => {
     const d = (window as unknown as E2EWindow).__demo;
-    const s = d.overlay.sample;
+    const o = d.overlay;
     const world = d.view.world as unknown as { toGlobal(p: { x: number; y: number }): { x: number; y: number } };
-    for (let i = 0; i < s.count; i++) {
-      const h = s.handles[i];
-      if (d.overlay.playback.lifetimes.kind(h) !== 'agent' || !s.inNearerFrame(i)) continue;
-      const p = world.toGlobal({ x: s.positions[i * 3], y: s.positions[i * 3 + 1] });
-      if (p.x < 340 || p.x > 1000 || p.y < 80 || p.y > 560) continue; // clear of the panels and the timeline
-      return { id: s.ids[i], handle: h, x: p.x, y: p.y, frame: f };
+    for (let f = first; f > first - 150 && f >= o.reader.oldestFrame; f -= 5) {
+      o.playback.time.seek(f);
+      o.update(0);
+      const s = o.sample;
+      for (let i = 0; i < s.count; i++) {
+        const h = s.handles[i];
+        if (o.playback.lifetimes.kind(h) !== 'agent' || !s.inNearerFrame(i)) continue;
+        const p = world.toGlobal({ x: s.positions[i * 3], y: s.positions[i * 3 + 1] });
+        if (p.x < 340 || p.x > 980 || p.y < 60 || p.y > 400) continue;
+        let alone = true; // no other entity near it: the click picks this one
+        for (let j = 0; j < s.count && alone; j++) {
+          if (j === i || !s.inNearerFrame(j)) continue;
+          const q = world.toGlobal({ x: s.positions[j * 3], y: s.positions[j * 3 + 1] });
+          if (Math.hypot(q.x - p.x, q.y - p.y) < 40) alone = false;
+        }
+        if (alone) return { id: s.ids[i], handle: h, x: p.x, y: p.y, frame: f };
+      }
     }
     return null;
   }, viewed);
+  if (target !== null) viewed = target.frame;
   expect(target, 'an agent on screen in the viewed frame').not.toBeNull();
   if (target === null) return;
   await page().mouse.click(target.x, target.y);

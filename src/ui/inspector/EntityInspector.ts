@@ -81,6 +81,8 @@ export class EntityInspector {
   private readonly status: HTMLSpanElement;
   private readonly listButton: HTMLButtonElement;
   private readonly cards = new Map<number, InspectorCard>();
+  /** The cards shown, in order (iterated per update without an iterator object). */
+  private cardList: InspectorCard[] = [];
   private readonly host: InspectorCardHost;
   private pins: Pin[] = [];
   private playback: Playback | null = null;
@@ -322,9 +324,10 @@ export class EntityInspector {
     const to = time.rangeOut;
     const sample = o.sample;
     const position = sample.position;
-    for (const card of this.cards.values()) {
-      card.setRange(from, to);
-      card.update(position, sample);
+    const list = this.cardList;
+    for (let k = 0; k < list.length; k++) {
+      list[k].setRange(from, to);
+      list[k].update(position, sample);
     }
   }
 
@@ -370,6 +373,7 @@ export class EntityInspector {
       this.pins = [];
       for (const c of this.cards.values()) c.root.remove();
       this.cards.clear();
+      this.cardList = [];
       if (this.listOpen) this.list.refresh(pb.lifetimes);
       this.cardsDirty = true;
     }
@@ -410,6 +414,7 @@ export class EntityInspector {
       if (this.cardsRoot.children[k] !== card.root)
         this.cardsRoot.insertBefore(card.root, this.cardsRoot.children[k] ?? null);
     }
+    this.cardList = wanted.map((h) => this.cards.get(h) as InspectorCard);
     this.hint.hidden = wanted.length > 0 || this.listOpen;
   }
 

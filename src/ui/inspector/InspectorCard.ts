@@ -322,7 +322,8 @@ export class InspectorCard {
       case 'bool':
         return v[0] !== 0 ? 'true' : 'false';
       case 'enum':
-        return this.fields?.enumName(this.handle, info.index, v[0]) ?? `#${v[0]}`;
+        // NaN: a value the recorder repaired (not one of the kind's names).
+        return Number.isNaN(v[0]) ? '(invalid)' : (this.fields?.enumName(this.handle, info.index, v[0]) ?? `#${v[0]}`);
       case 'entity':
         return Number.isNaN(v[0]) ? 'none' : `→ #${v[0]}`;
       case 'vec3':

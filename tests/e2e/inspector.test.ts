@@ -3,19 +3,22 @@
  * in headless Chromium. One page for the whole file, tests in order: an agent clicked in the paused
  * game shows what was recorded at that frame; a click and a drag on its graph seek; the entity list
  * filters and picks by id; "copy as JSON" gives the recorded values; pinning shows two entities side
- * by side; the panel stays above the timeline and closes. Values are compared with what the demo
+ * by side; the panel stays above the timeline and closes; the viewer shows a saved file's entity
+ * the same way. Values are compared with what the demo
  * hook reads back from the recording (`recordedAt`, `lifetimes`).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { need, openDemo, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
+import { need, openDemo, openPage, ticks, waitForFrames, watchPages, type DemoPage } from './browser';
 import type { E2EWindow } from './hooks';
+import { demoSaveBase64, loadBase64 } from './inPage';
 
 let demo: DemoPage | undefined;
+let viewer: DemoPage | undefined;
 /** The frame viewed, and the agent selected in the first test. */
 let viewed = -1;
 let agent: { id: number; handle: number } | undefined;
 
-watchPages(() => [demo], __filename);
+watchPages(() => [demo, viewer], __filename);
 
 beforeAll(async () => {
   demo = await openDemo('index.html');
@@ -268,4 +271,43 @@ test('the help (H) names the inspector first', async () => {
   const text = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.help.value);
   await page().keyboard.press('h');
   expect(text.split('\n')[1]).toMatch(/inspector/);
+});
+
+test('in the viewer, a replay file: the inspector shows the selected entity as recorded in the file', async () => {
+  const base64 = await page().evaluate(demoSaveBase64);
+  viewer = await openPage(need(demo, 'the demo page').browser, 'viewer.html', '__viewer');
+  const v = viewer.page;
+  expect(await v.evaluate(loadBase64, { hook: '__viewer' as const, base64 })).toEqual({
+    threw: false,
+    name: '',
+    code: '',
+    message: '',
+  });
+  const { id } = selected();
+  const shown = await v.evaluate(
+    ([i, f]) => {
+      const w = (window as unknown as E2EWindow).__viewer;
+      w.overlay.playback.time.seek(f);
+      w.overlay.update(0);
+      let handle = -1;
+      const lt = w.overlay.playback.lifetimes;
+      lt.forEach((h) => {
+        if (lt.id(h) === i && lt.presentAt(h, f)) handle = h;
+      });
+      w.overlay.select(handle);
+      return { handle, recorded: w.recordedAt(i, f) };
+    },
+    [id, viewed] as const,
+  );
+  await ticks(v, 2);
+  expect(shown.handle).toBeGreaterThanOrEqual(0);
+  expect(shown.recorded).not.toBeNull();
+  const text = async (field: string): Promise<string> =>
+    (await v.locator(`.rw-card[data-handle="${shown.handle}"] [data-field="${field}"]`).textContent()) ?? '';
+  expect(await v.locator('.rewindable-inspector').isVisible()).toBe(true);
+  expect(await text('frame')).toBe(String(viewed));
+  expect(Number(await text('x'))).toBeCloseTo(shown.recorded?.x ?? Number.NaN, 2);
+  expect(Number(await text('y'))).toBeCloseTo(shown.recorded?.y ?? Number.NaN, 2);
+  await viewer.close();
+  viewer = undefined;
 });

@@ -23,7 +23,7 @@ watchPages(() => [demo, viewer], __filename);
 beforeAll(async () => {
   demo = await openDemo('index.html');
   await demo.page.evaluate(() => (window as unknown as E2EWindow).__demo.setCrowd(40));
-  await waitForFrames(demo.page, 200);
+  await waitForFrames(demo.page, 150);
   viewed = await demo.page.evaluate(() => {
     const o = (window as unknown as E2EWindow).__demo.overlay;
     o.pause();

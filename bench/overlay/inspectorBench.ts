@@ -7,15 +7,14 @@
  * followed by a forced style and layout of the panel (what the browser would otherwise do before
  * painting), so the DOM's cost is counted too.
  *
- * The custom fields are served by an `InspectorFieldSource` over arrays the benchmark fills as it
- * records (one value per entity per frame): what is timed is the inspector, not a field decoder.
+ * The custom fields are recorded with the recorder (`declareFields`, `fields`) and read through
+ * `playback.fields`, as in a game.
  */
 import { Container, type Application } from 'pixi.js';
-import type { Playback } from '../../src/core/playback/Playback';
 import { Recorder } from '../../src/core/record/Recorder';
 import { RewindOverlay } from '../../src/pixi/RewindOverlay';
 import { EntityInspector } from '../../src/ui/inspector/EntityInspector';
-import type { InspectorFieldInfo, InspectorFieldSource } from '../../src/ui/inspector/fieldSource';
+import type { InspectorFieldInfo } from '../../src/ui/inspector/fieldSource';
 
 /** What `runInspectorBench` measured (ms per changed frame; median and 95th percentile). */
 export interface InspectorBenchResult {
@@ -42,40 +41,11 @@ const FIELDS: InspectorFieldInfo[] = [
 const STATES = ['patrol', 'chase', 'attack', 'flee'];
 /** Values per entity per frame: the fields' components (velocity has 3). */
 const STRIDE = FIELDS.reduce((n, f) => n + f.components, 0);
-const OFFSETS = FIELDS.map((_, i) => FIELDS.slice(0, i).reduce((n, f) => n + f.components, 0));
 
 function stats(xs: number[]): { median: number; p95: number } {
   const s = [...xs].sort((a, b) => a - b);
   const at = (p: number): number => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
   return { median: at(0.5), p95: at(0.95) };
-}
-
-/** Custom fields over `values` (frame-major: frame, entity slot, STRIDE values), for ids 1..entities. */
-function arrayFields(playback: Playback, values: Float64Array, entities: number): InspectorFieldSource {
-  const lt = playback.lifetimes;
-  const base = (h: number, f: number): number => ((f * entities + (lt.id(h) - 1)) * STRIDE) | 0;
-  return {
-    schemaOf: () => FIELDS,
-    valueAt(h, field, position, out) {
-      const f = Math.round(position);
-      if (!lt.presentAt(h, f)) return 0;
-      const c = FIELDS[field].components;
-      const at = base(h, f) + OFFSETS[field];
-      for (let k = 0; k < c; k++) out[k] = values[at + k];
-      return 2;
-    },
-    enumName: (_h, _field, code) => STATES[code],
-    series(h, field, from, to, out) {
-      const c = FIELDS[field].components;
-      const n = Math.min(to - from + 1, Math.floor(out.length / c));
-      for (let k = 0; k < n; k++) {
-        const f = from + k;
-        const at = base(h, f) + OFFSETS[field];
-        for (let j = 0; j < c; j++) out[k * c + j] = lt.presentAt(h, f) ? values[at + j] : Number.NaN;
-      }
-      return n;
-    },
-  };
 }
 
 /**
@@ -89,13 +59,26 @@ export function runInspectorBench(app: Application, iterations: number, warmup: 
   app.stage.addChild(world);
   const rec = new Recorder({ maxFrames: frames, onWarning: () => undefined });
   for (let i = 1; i <= entities; i++) rec.describe(i, 'agent', `agent ${i}`);
-  const values = new Float64Array(frames * entities * STRIDE);
+  const schema = rec.declareFields('agent', {
+    health: 'f32',
+    stamina: 'u8',
+    ammo: 'i32',
+    speed: 'f32',
+    velocity: 'vec3',
+    state: 'enum',
+    mood: 'enum',
+    grounded: 'bool',
+    alert: 'bool',
+    target: 'entity',
+  });
+  const stateCodes = STATES.map((name) => schema.code(name));
+  const values = new Float64Array(STRIDE);
   for (let f = 0; f < frames; f++) {
     rec.beginFrame(f / 60, 1 / 60);
     for (let i = 1; i <= entities; i++) {
       const a = f * 0.02 + i;
       rec.entity(i, 400 + Math.cos(a) * 100, 300 + Math.sin(a) * 80, 0, 0, 0, Math.sin(a / 2), Math.cos(a / 2), 0);
-      const v = (f * entities + (i - 1)) * STRIDE;
+      const v = 0;
       values[v] = 100 - ((f * 0.1 + i) % 100); // health
       values[v + 1] = (f + i * 7) % 256; // stamina
       values[v + 2] = 30 - (Math.floor(f / 20) % 30); // ammo
@@ -103,11 +86,12 @@ export function runInspectorBench(app: Application, iterations: number, warmup: 
       values[v + 4] = -Math.sin(a) * 100; // velocity
       values[v + 5] = Math.cos(a) * 80;
       values[v + 6] = 0;
-      values[v + 7] = Math.floor((f + i * 13) / 60) % 4; // state
-      values[v + 8] = Math.floor((f + i) / 90) % 3; // mood
+      values[v + 7] = stateCodes[Math.floor((f + i * 13) / 60) % 4]; // state
+      values[v + 8] = stateCodes[Math.floor((f + i) / 90) % 3]; // mood
       values[v + 9] = (f >> 3) & 1; // grounded
       values[v + 10] = (f + i) % 200 < 50 ? 1 : 0; // alert
       values[v + 11] = ((i + Math.floor(f / 100)) % entities) + 1; // target
+      rec.fields(i, schema, values);
     }
     rec.endFrame();
   }
@@ -115,10 +99,7 @@ export function runInspectorBench(app: Application, iterations: number, warmup: 
     keyboard: false,
     onWarning: () => undefined,
   });
-  const inspector = new EntityInspector(overlay, {
-    fields: (pb) => arrayFields(pb, values, entities),
-    helpLine: '',
-  });
+  const inspector = new EntityInspector(overlay, { helpLine: '' });
   overlay.pause();
   const pb = overlay.playback;
   let handle = -1;

@@ -219,6 +219,52 @@ test('copy as JSON gives the whole recorded state at the viewed frame', async ()
   expect(state.rotation.angleDeg).toBeCloseTo(((rec?.angle ?? 0) * 180) / Math.PI, 9);
 });
 
+test("custom fields: the agent's health, stamina, state and target as recorded; its health graph seeks", async () => {
+  const { handle } = selected();
+  await page().evaluate((f) => (window as unknown as E2EWindow).__demo.overlay.playback.time.seek(f), viewed);
+  await ticks(page(), 2);
+  // What was recorded, read back through the playback's field query.
+  const rec = await page().evaluate(
+    ([h, f]) => {
+      const fields = (window as unknown as E2EWindow).__demo.overlay.playback.fields;
+      const out = new Float64Array(3);
+      const r: Record<string, { value: number; name: string | null }> = {};
+      for (const info of fields.schemaOf(h)) {
+        fields.valueAt(h, info.index, f, out);
+        r[info.name] = {
+          value: out[0],
+          name: info.type === 'enum' ? (fields.enumName(h, info.index, out[0]) ?? null) : null,
+        };
+      }
+      return r;
+    },
+    [handle, viewed] as const,
+  );
+  expect(Object.keys(rec)).toEqual(expect.arrayContaining(['health', 'stamina', 'state', 'target', 'velocity']));
+  expect(Number(await value(handle, 'field:health'))).toBeCloseTo(rec.health.value, 2);
+  expect(Number(await value(handle, 'field:stamina'))).toBe(rec.stamina.value);
+  expect(await value(handle, 'field:state')).toBe(rec.state.name);
+  expect(await value(handle, 'field:target')).toBe(Number.isNaN(rec.target.value) ? 'none' : `→ #${rec.target.value}`);
+  // Copy as JSON carries them by name.
+  await page().locator(`.rw-card[data-handle="${handle}"] [data-action="copy"]`).click();
+  const state = JSON.parse(await page().evaluate(() => (window as unknown as E2EWindow).__demo.inspector.lastCopied));
+  expect(state.fields.health).toBe(rec.health.value);
+  expect(state.fields.state).toBe(rec.state.name);
+  // The health graph seeks like the position graphs.
+  const box = await page().locator(`.rw-card[data-handle="${handle}"] [data-graph="field:health"]`).boundingBox();
+  expect(box).not.toBeNull();
+  if (box === null) return;
+  const range = await page().evaluate(() => {
+    const t = (window as unknown as E2EWindow).__demo.overlay.playback.time;
+    return { from: t.rangeIn, to: t.rangeOut };
+  });
+  await page().mouse.click(box.x + box.width * 0.4, box.y + box.height / 2);
+  await ticks(page(), 1);
+  expect(Math.abs((await position()) - Math.round(range.from + 0.4 * (range.to - range.from)))).toBeLessThanOrEqual(1);
+  await page().evaluate((f) => (window as unknown as E2EWindow).__demo.overlay.playback.time.seek(f), viewed);
+  await ticks(page(), 2);
+});
+
 test('pinned entities are shown side by side', async () => {
   const { handle } = selected();
   await page().locator(`.rw-card[data-handle="${handle}"] [data-action="pin"]`).click();

@@ -13,7 +13,8 @@ export interface InspectorFieldInfo {
 
 /**
  * What the inspector reads custom fields through: the read side of the recorder's custom fields
- * (`playback.fields`), or any object of the same shape (a tool's own per-entity values, a test's).
+ * (`playback.fields`, a `FieldQuery`, has this shape), or any object of the same shape (a tool's
+ * own per-entity values, a test's).
  *
  * - `schemaOf(handle)`: the fields of the entity's kind (`[]` when it declared none).
  * - `valueAt(handle, field, position, out)`: the value at a (fractional) frame into `out`
@@ -35,13 +36,13 @@ export interface InspectorFieldSource {
 }
 
 /**
- * The custom fields of a playback: its `fields` when it has them (recordings with custom fields),
- * else null (the inspector then shows the built-in state only).
+ * The custom fields of a playback: its `fields` (the recording's own, `FieldQuery`; a kind that
+ * declared none has an empty schema). The default of the inspector's `fields` option; a tool may
+ * give its own `InspectorFieldSource` instead.
  *
  * @example
  * new EntityInspector(overlay, { fields: fieldSourceOf }); // the default
  */
 export function fieldSourceOf(playback: Playback): InspectorFieldSource | null {
-  const f = (playback as unknown as { fields?: InspectorFieldSource }).fields;
-  return f !== undefined && f !== null && typeof f.schemaOf === 'function' ? f : null;
+  return playback.fields;
 }

@@ -37,6 +37,9 @@ export const DEFAULT_ENTITY_INSPECTOR_OPTIONS: Readonly<EntityInspectorOptions> 
   helpLine: 'click an entity: the inspector shows its values and graphs over time ("entities" lists them all)',
 });
 
+/** Height of the timeline's label line above its ruler (`Timeline.top`), pixels. */
+const TIMELINE_LABEL_PX = 20;
+
 /** A pinned life: its handle, and the id and spawn frame that make sure the handle still names it. */
 interface Pin {
   readonly handle: number;
@@ -428,7 +431,8 @@ export class EntityInspector {
     const opt = this.options;
     this.root.style.left = `${Math.round(rect.left + opt.left)}px`;
     this.root.style.top = `${Math.round(rect.top + opt.top)}px`;
-    const bottom = o.timeline.root.visible ? rect.top + top : rect.bottom;
+    // Above the timeline's label line too (18 pixels above its ruler).
+    const bottom = o.timeline.root.visible ? rect.top + top - TIMELINE_LABEL_PX : rect.bottom;
     const room = Math.max(80, Math.floor(bottom - (rect.top + opt.top) - 8));
     this.root.style.maxHeight = `${room}px`;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadReplay, saveReplay } from '../../src/replay/index';
 import type { BenchContext } from '../lib/BenchSection';
 import type { OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
+import type { InspectorBenchResult } from '../overlay/inspectorBench';
 import type { TimelineBenchResult } from '../overlay/timelineBench';
 import { checkOverlayResult, overlayOptions, overlayTable } from '../sections/overlay';
 import { checkRoundTrip, measureCodec, recordReplaySource } from '../sections/replay';
@@ -87,6 +88,7 @@ describe('the overlay section', () => {
       trailPoints: 900,
       redraws: 2,
     },
+    inspector: { update: s(0.2), frames: 900, fields: 10, graphs: 9, redraws: 230 }, // overlayOptions(false): 200 + 30 warmup
     phaseSeconds: { setup: 0, record: 0, playing: 0, scrubbing: 0, unchanged: 0, channelsOff: 0 },
     renderer: 'test',
     userAgent: 'test',
@@ -126,6 +128,12 @@ describe('the overlay section', () => {
     expect(() => checkOverlayResult({ ...result(), timeline: { ...tl, redraw: s(NaN) } }, asked)).toThrow(
       /timeline timing/,
     );
+    const ins = result().inspector as InspectorBenchResult;
+    const withIns = (i: Partial<InspectorBenchResult>) => ({ ...result(), inspector: { ...ins, ...i } });
+    expect(() => checkOverlayResult({ ...result(), inspector: null }, asked)).toThrow(/inspector was not run/);
+    expect(() => checkOverlayResult(withIns({ fields: 0 }), asked)).toThrow(/0 fields/);
+    expect(() => checkOverlayResult(withIns({ redraws: 3 }), asked)).toThrow(/redrew 3/);
+    expect(() => checkOverlayResult(withIns({ update: s(NaN) }), asked)).toThrow(/inspector timing/);
     expect(overlayOptions(true).iterations).toBeLessThan(asked.iterations ?? 0);
   });
 

@@ -18,6 +18,7 @@ import { FrameHeader } from '../../src/core/read/buffers';
 import { Channel } from '../../src/core/store/ChannelRegistry';
 import { Recorder } from '../../src/core/record/Recorder';
 import { RewindOverlay } from '../../src/pixi/RewindOverlay';
+import { runInspectorBench, type InspectorBenchResult } from './inspectorBench';
 import { runTimelineBench, type TimelineBenchResult } from './timelineBench';
 
 /** Settings of `runOverlayBench`; see `DEFAULT_OVERLAY_BENCH_OPTIONS`. */
@@ -101,6 +102,8 @@ export interface OverlayBenchResult {
   maxSpriteErrorPx: number;
   /** The timeline's redraw and playhead move, and the onion skin (issue 14); see `timelineBench.ts`. Null when not asked. */
   timeline: TimelineBenchResult | null;
+  /** The entity inspector's update on a changed frame (issue 15); see `inspectorBench.ts`. Run with the timeline. */
+  inspector: InspectorBenchResult | null;
   /** Smallest step of `performance.now()` observed, in ms. */
   timerResolutionMs: number;
   crossOriginIsolated: boolean;
@@ -351,6 +354,7 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   overlay.ui.visible = false;
   world.visible = false;
   const timeline = o.timeline ? runTimelineBench(app, o.iterations, o.warmup) : null;
+  const inspector = o.timeline ? runInspectorBench(app, o.iterations, o.warmup) : null;
   const debugInfo = gl?.getExtension('WEBGL_debug_renderer_info');
   const renderer = gl && debugInfo ? String(gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)) : app.renderer.name;
   overlay.destroy();
@@ -374,6 +378,7 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
     primitivesStored: header.primitiveCount,
     maxSpriteErrorPx: maxSpriteError,
     timeline,
+    inspector,
     timerResolutionMs: timerResolution(),
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     phaseSeconds: {

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { OverlayBenchOptions, OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
+import type { InspectorBenchResult } from '../overlay/inspectorBench';
 import type { TimelineBenchResult } from '../overlay/timelineBench';
 import type { BenchContext, BenchFigures, BenchSection, SectionResult } from '../lib/BenchSection';
 import { fixed, formatTable, grouped, type Column } from '../lib/table';
@@ -37,6 +38,8 @@ export const CHANGED_FRAME_10K_TARGET_MS = 8;
 /** Targets of issue 14: timeline redraw (900 frames, 2,000 markers) and onion skin (one entity, ±30 ghosts). */
 export const TIMELINE_TARGET_MS = 0.5;
 export const ONION_TARGET_MS = 1;
+/** Target of issue 15: the entity inspector's update on a changed frame (10 fields, 5 field graphs). */
+export const INSPECTOR_TARGET_MS = 0.5;
 
 /** What the page is asked to measure: issue 4's scene; fewer iterations with `--quick`. */
 export function overlayOptions(quick: boolean): Partial<OverlayBenchOptions> {
@@ -162,6 +165,14 @@ export function checkOverlayResult(r: OverlayBenchResult, asked: Partial<Overlay
   for (const s of [tl.redraw, tl.playhead, tl.onion, tl.onionTrail]) {
     if (!(Number.isFinite(s.median) && s.median >= 0)) throw new Error('overlay: a timeline timing is not a number');
   }
+  const ins = r.inspector;
+  if (ins === null) throw new Error('overlay: the inspector was not run');
+  if (ins.fields !== 10 || ins.graphs < 7)
+    throw new Error(`overlay: the inspector showed ${ins.fields} fields and ${ins.graphs} graphs, expected 10 and ≥ 7`);
+  if (ins.redraws !== (asked.iterations ?? 0) + (asked.warmup ?? 0))
+    throw new Error(`overlay: the inspector redrew ${ins.redraws} of its timed updates' frames`);
+  if (!(Number.isFinite(ins.update.median) && ins.update.median >= 0))
+    throw new Error('overlay: the inspector timing is not a number');
   checkSeries(r);
 }
 
@@ -283,6 +294,11 @@ export const overlaySection: BenchSection = {
         `(p95 ${fixed(tl.redraw.p95, 3)}), playhead only ${fixed(tl.playhead.median, 3)} ms; onion skin ${tl.ghosts} ghosts ` +
         `${fixed(tl.onion.median, 3)} ms (p95 ${fixed(tl.onion.p95, 3)}), with its ${tl.trailPoints}-point trail ${fixed(tl.onionTrail.median, 3)} ms`,
     );
+    const ins = r.inspector as InspectorBenchResult;
+    context.log(
+      `inspector: one entity, ${ins.fields} custom fields, ${ins.graphs} graphs and strips over ${ins.frames} frames; ` +
+        `update on a changed frame with its style and layout ${fixed(ins.update.median, 3)} ms (p95 ${fixed(ins.update.p95, 3)})`,
+    );
     context.log('');
     const rows = [
       [
@@ -299,6 +315,11 @@ export const overlaySection: BenchSection = {
         `onion skin ≤ ${ONION_TARGET_MS} ms (one entity, ±30 ghosts, median)`,
         fixed(tl.onion.median, 3),
         tl.onion.median <= ONION_TARGET_MS ? 'met' : 'MISSED',
+      ],
+      [
+        `inspector update ≤ ${INSPECTOR_TARGET_MS} ms (10 fields, 5 graphs, changed frame, median)`,
+        fixed(ins.update.median, 3),
+        ins.update.median <= INSPECTOR_TARGET_MS ? 'met' : 'MISSED',
       ],
       [
         '  plus the render cost the debug primitives add',
@@ -342,6 +363,8 @@ export const overlaySection: BenchSection = {
       timelinePlayheadMs: round(tl.playhead.median, 3),
       onionSkinMs: round(tl.onion.median, 3),
       onionSkinTrailMs: round(tl.onionTrail.median, 3),
+      inspectorUpdateMs: round(ins.update.median, 3),
+      inspectorUpdateP95Ms: round(ins.update.p95, 3),
     };
     return { figures, details: { scene1k: r, scene10k: r10k } };
   },

@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   const save = (): void => files.save();
   const load = (): void => files.pick();
   const hud = new Hud(game, rewind, { onSave: save, onLoad: load });
-  const { overlay } = attachOverlay(app, view.world, game, rewind, view, view.replayFx, { onSave: save, onLoad: load });
+  const { overlay, inspector } = attachOverlay(app, view.world, game, rewind, view, view.replayFx, {
+    onSave: save,
+    onLoad: load,
+  });
   hud.showOverlay(overlay);
   // The overlay's key help is drawn in the canvas: the page's HUD steps aside while it is shown.
   overlay.onChange((o) => {
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
     onShown: null,
   });
   files.installDrop(window);
-  installDemoHook(app, game, rewind, view, overlay, files, hud);
+  installDemoHook(app, game, rewind, view, overlay, files, hud, inspector);
   // ?live=ws://HOST:PORT or ?live=tab streams the recording to a live viewer (&liveCommands=1 lets it command).
   startLiveFromUrl(rewind.recorder, overlay, banner, window.location.search);
 

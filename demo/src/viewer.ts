@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const effects = new ReplayEffects();
   const banner = new Banner();
 
-  const { overlay } = attachViewer(
+  const { overlay, inspector } = attachViewer(
     app,
     world,
     {
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   });
   files.installDrop(window);
   (document.querySelector('[data-id="open"]') as HTMLButtonElement).addEventListener('click', () => files.pick());
-  installViewerHook(app, overlay, files);
+  installViewerHook(app, overlay, files, inspector);
   // Live mode: ?live=ws://HOST:PORT or ?live=tab (or the "attach live" control); see liveViewer.ts.
   const hud = document.getElementById('viewer-hud') as HTMLElement;
   setUpLiveViewer(app, overlay, banner, { hud, empty, info }, window.location.search);

@@ -46,6 +46,8 @@ export class OverlayHud {
   private widthValue = -1;
   private heightValue = -1;
   private helpText = '';
+  private helpLines: readonly string[] = [];
+  private helpIntro = '';
   private labelClock = 0;
   private readonly labelKey = new Float64Array(8);
   /** The position read for the label (a typed array: a double passed through a call may be boxed). */
@@ -92,13 +94,22 @@ export class OverlayHud {
 
   /** Sets the key lines of the help text (shown by `toggleHelp`). */
   public setHelpLines(lines: readonly string[]): void {
+    this.helpLines = lines;
     this.helpText = [
       'rewindable — keys',
+      ...(this.helpIntro.length > 0 ? [this.helpIntro] : []),
       '',
       ...lines,
       '',
       'drag: pan   wheel: zoom   right-drag: rotate   click: select & follow',
     ].join('\n');
+  }
+
+  /** Sets the help's first line under its title (what to try first; '' for none). */
+  public setHelpIntro(line: string): void {
+    this.helpIntro = line;
+    this.setHelpLines(this.helpLines);
+    if (this.help.root.visible) this.toggleHelp(true);
   }
 
   /** Shows or hides the key help. */

@@ -353,6 +353,17 @@ export class RewindOverlay {
     runOverlayCommand(this, command);
   }
 
+  /**
+   * Sets the first line of the key help (H), under its title: what a new user should try first
+   * ('' for none). The entity inspector (`rewindable/ui`) points at itself here.
+   *
+   * @example
+   * overlay.setHelpIntro('click an entity: the inspector shows its values over time');
+   */
+  public setHelpIntro(line: string): void {
+    this.hud.setHelpIntro(line);
+  }
+
   /** Shows or hides the key help; `onChange` listeners hear of it (a page's own HUD can step aside). */
   public toggleHelp(show = !this.help.root.visible): void {
     this.hud.toggleHelp(show);

@@ -22,6 +22,7 @@
 import type { DemoHook } from '../../demo/src/hook/demoHook';
 import type { ViewerHook } from '../../demo/src/hook/viewerHook';
 import type { RewindOverlay } from 'rewindable/pixi';
+import type { EntityInspector } from 'rewindable/ui';
 
 /** What is on screen for an entity (its display object). */
 export interface DisplayedTransform {
@@ -92,6 +93,8 @@ export interface DemoStats {
 export interface E2EDemoHook {
   readonly app: E2EApp;
   readonly overlay: RewindOverlay;
+  /** The entity inspector (a DOM panel, `.rewindable-inspector`). */
+  readonly inspector: EntityInspector;
   readonly kinds: readonly string[];
   readonly view: {
     readonly world: {
@@ -146,6 +149,7 @@ export interface PickupState {
 /** `window.__viewer` (demo/viewer.html). */
 export interface E2EViewerHook {
   readonly overlay: RewindOverlay;
+  readonly inspector: EntityInspector;
   readonly app?: E2EApp;
   loadReplayBytes(bytes: Uint8Array): void;
   recordedAt(id: number, frame: number): RecordedTransform | null;

@@ -5,7 +5,7 @@
  *
  * Each picture is one state of the demo, set up through the hooks (tests/e2e/hooks.ts): the game
  * running, paused mid-replay with the ai and physics channels and an in/out range on the timeline, the
- * key help, and the viewer showing
+ * key help, the entity inspector on an agent with the player pinned beside it, and the viewer showing
  * a file saved from the demo.
  */
 import { mkdirSync } from 'node:fs';
@@ -85,6 +85,36 @@ test('demo-paused.png and help.png: paused 60 frames back, ai and physics on; th
   await ticks(d.page, 2);
   await shot(d, 'help.png');
   await d.page.keyboard.press('h');
+});
+
+test('inspector.png: an agent selected in the paused game, the player pinned beside it', async () => {
+  const d = need(demo, 'the demo page');
+  const picked = await d.page.evaluate(() => {
+    const o = (window as unknown as E2EWindow).__demo.overlay;
+    const s = o.sample;
+    const lt = o.playback.lifetimes;
+    let agent = -1;
+    let player = -1;
+    for (let i = 0; i < s.count; i++) {
+      const kind = lt.kind(s.handles[i]);
+      if (kind === 'agent' && agent < 0 && s.inNearerFrame(i)) agent = s.handles[i];
+      if (kind === 'player' && s.inNearerFrame(i)) player = s.handles[i];
+    }
+    return { agent, player };
+  });
+  expect(picked.agent, 'an agent in the viewed frame').toBeGreaterThanOrEqual(0);
+  await d.page.evaluate(({ agent, player }) => {
+    const w = window as unknown as E2EWindow;
+    if (player >= 0) {
+      w.__demo.overlay.select(player);
+      w.__demo.inspector.pin(player);
+    }
+    w.__demo.overlay.select(agent);
+  }, picked);
+  await ticks(d.page, 3);
+  await shot(d, 'inspector.png');
+  await d.page.evaluate(() => (window as unknown as E2EWindow).__demo.inspector.close());
+  await ticks(d.page, 1);
 });
 
 test('viewer.png: the standalone viewer showing a replay saved from the demo', async () => {

@@ -11,6 +11,7 @@
  * __demo.recordedAt(id, __demo.stats().newestFrame - 120); // what was recorded
  */
 import type { RewindOverlay } from 'rewindable/pixi';
+import type { EntityInspector } from 'rewindable/ui';
 import type { Application } from 'pixi.js';
 import type { Game } from '../game/Game';
 import type { Kind } from '../game/types';
@@ -46,6 +47,8 @@ export interface DemoHook {
   readonly kinds: readonly Kind[];
   /** The rewind overlay wired to the game (pause/seek/step/... through `overlay.playback.time`). */
   readonly overlay: RewindOverlay;
+  /** The entity inspector beside the paused game. */
+  readonly inspector: EntityInspector;
   /**
    * What is on screen for entity `id`, or null when nothing stands for it. While the overlay is
    * paused: the display showing the id in the viewed frame (a live one it took over, or one
@@ -102,7 +105,8 @@ declare global {
  * Sets `window.__demo` (once the demo is wired).
  *
  * @example
- * installDemoHook(app, game, rewind, view, attachOverlay(...).overlay, files, hud);
+ * const { overlay, inspector } = attachOverlay(...);
+ * installDemoHook(app, game, rewind, view, overlay, files, hud, inspector);
  */
 export function installDemoHook(
   app: Application,
@@ -112,6 +116,7 @@ export function installDemoHook(
   overlay: RewindOverlay,
   files: ReplayFiles,
   hud: Hud,
+  inspector: EntityInspector,
 ): DemoHook {
   const hook: DemoHook = {
     app,
@@ -121,6 +126,7 @@ export function installDemoHook(
     view,
     kinds: KINDS,
     overlay,
+    inspector,
     hooks: { isPaused: () => game.paused },
     transform(id) {
       // Present the playback position now (a seek shows on the next tick otherwise).

@@ -9,6 +9,7 @@
  * __viewer.recordedAt(id, 120);
  */
 import type { RewindOverlay } from 'rewindable/pixi';
+import type { EntityInspector } from 'rewindable/ui';
 import type { Application } from 'pixi.js';
 import type { ReplayFiles } from '../ReplayFiles';
 import { canvasChecksum } from './canvasChecksum';
@@ -23,6 +24,8 @@ import {
 export interface ViewerHook {
   readonly app: Application;
   readonly overlay: RewindOverlay;
+  /** The entity inspector beside the replay. */
+  readonly inspector: EntityInspector;
   /** Loads .rwd bytes and shows them. Throws the ReplayError on a bad file (the banner says it too). */
   loadReplayBytes(bytes: Uint8Array): void;
   /** The recorded transform of entity `id` in `frame` of the replay shown (the life of `id` present there). */
@@ -46,12 +49,18 @@ declare global {
  * Sets `window.__viewer` (once the viewer is wired).
  *
  * @example
- * installViewerHook(app, overlay, files);
+ * installViewerHook(app, overlay, files, inspector);
  */
-export function installViewerHook(app: Application, overlay: RewindOverlay, files: ReplayFiles): ViewerHook {
+export function installViewerHook(
+  app: Application,
+  overlay: RewindOverlay,
+  files: ReplayFiles,
+  inspector: EntityInspector,
+): ViewerHook {
   const hook: ViewerHook = {
     app,
     overlay,
+    inspector,
     loadReplayBytes(bytes) {
       files.loadBytes(bytes, 'replay (debug hook)');
     },

@@ -13,6 +13,8 @@
  *  - Keys: the game jumps with Space, so while it runs the overlay pauses with P
  *    (`liveKeys: { togglePlay: ['p'] }`); once paused, Space plays/pauses and Esc resumes.
  *  - `new RewindPanel(overlay, { onSave, onLoad })`: the optional lil-gui panel (rewindable/ui).
+ *  - `new EntityInspector(overlay)`: the entity inspector (rewindable/ui): click an entity while
+ *    paused for its values, graphs over time and custom fields; the list of every life held.
  *
  * Step 8, `attachViewer` (viewer.html): the same overlay with no game, over an empty world and a
  * recorder that never records; entities are made by kind from a registry (the demo's factories, or
@@ -20,7 +22,7 @@
  */
 import { Recorder } from 'rewindable';
 import { RewindOverlay, type EntityView } from 'rewindable/pixi';
-import { RewindPanel } from 'rewindable/ui';
+import { EntityInspector, RewindPanel } from 'rewindable/ui';
 import type { Application, Container } from 'pixi.js';
 import type { Game } from '../game/Game';
 import { showPickup } from '../view/pickupArt';
@@ -70,6 +72,7 @@ export const DEFAULT_ATTACH_OVERLAY_OPTIONS: Readonly<AttachOverlayOptions> = Ob
 export interface AttachedOverlay {
   readonly overlay: RewindOverlay;
   readonly panel: RewindPanel;
+  readonly inspector: EntityInspector;
 }
 
 /**
@@ -152,8 +155,10 @@ export function attachOverlay(
   overlay.worldOverlay.addChildAt(effects.layer, 1);
 
   const panel = new RewindPanel(overlay, { onSave: o.onSave, onLoad: o.onLoad });
+  // The entity inspector: a DOM panel beside the paused game (its help line is the first of H).
+  const inspector = new EntityInspector(overlay);
 
-  return { overlay, panel };
+  return { overlay, panel, inspector };
 }
 
 /** How the viewer makes, releases and poses the display of a recorded entity. */
@@ -225,5 +230,6 @@ export function attachViewer(
   overlay.worldOverlay.addChildAt(effects.layer, 1);
   const panel = new RewindPanel(overlay, { title: 'rewindable viewer' });
   for (const c of panel.gui.controllersRecursive()) if (c.property === 'resume') c.hide();
-  return { overlay, panel };
+  const inspector = new EntityInspector(overlay);
+  return { overlay, panel, inspector };
 }

@@ -64,6 +64,9 @@ export {
  * moves only through commands to the shown playback's `TimeControl` (keys, panel and timeline send
  * them); the session and the view react to its one change event.
  *
+ * Size: what stays here is the public API a game calls (each member's contract documented) and
+ * the wiring of the parts above; the behaviour lives in them.
+ *
  * @example
  * const recorder = new Recorder();
  * const overlay = new RewindOverlay(app, world, { find: (id) => sprites.get(id) }, recorder, {

@@ -63,6 +63,10 @@ function pad16(n: number): number {
  *
  * Internal to the recorder; exported for its tests.
  *
+ * Size: the continuity rules above are one pass over the staged entries, with the kernel's run and
+ * the JavaScript path kept side by side so that they visibly apply the same rules; the rare
+ * repairs live in `EntityRepair`.
+ *
  * @example
  * const block = EntityResolver.layout(capacity, handles); // bytes to reserve in the kernel's buffer
  * const resolver = new EntityResolver({ capacity, kernel, blockByte, ring, table, reader, stats, warnings, onNewLife });

@@ -128,6 +128,13 @@ describe('EntityInspector', () => {
     expect(Number(text(inspector, h, 'y'))).toBeCloseTo(rec?.y ?? Number.NaN, 3);
     expect(text(inspector, h, 'frame')).toBe('30');
     expect(text(inspector, h, 'bones')).toBe('0');
+    // The key help takes the screen: the inspector steps aside (it would cover the help's keys).
+    overlay.toggleHelp(true);
+    inspector.update();
+    expect(inspector.isOpen).toBe(false);
+    overlay.toggleHelp(false);
+    inspector.update();
+    expect(inspector.isOpen).toBe(true);
     overlay.resume();
     run(game, overlay, 1);
     inspector.update();

@@ -309,7 +309,7 @@ export class EntityInspector {
   public update(): void {
     if (this.destroyed) return;
     const o = this.overlay;
-    const open = o.isPaused && !o.suspended && !this.closedByUser;
+    const open = this.shouldOpen();
     if (open === this.root.hidden) {
       this.root.hidden = !open;
       this.layoutDirty = true;
@@ -357,9 +357,10 @@ export class EntityInspector {
       this.update();
   }
 
+  /** Open while paused, unless suspended, closed with ×, or the key help is shown (it would cover the help). */
   private shouldOpen(): boolean {
     const o = this.overlay;
-    return o.isPaused && !o.suspended && !this.closedByUser;
+    return o.isPaused && !o.suspended && !this.closedByUser && !o.helpShown;
   }
 
   /** The overlay changed: a new playback shown (a replay loaded or dropped), the selection, pause. */

@@ -1,7 +1,7 @@
 /** The inspector's stylesheet (one `<style>` per document, shared by every inspector). */
 const CSS = `
 .rewindable-inspector { position: fixed; z-index: 15; box-sizing: border-box; max-width: calc(100vw - 24px);
-  overflow: auto; background: rgba(12, 13, 16, 0.92); color: #e6e6e6; border: 1px solid #2c2f36; border-radius: 4px;
+  overflow: auto; background: rgba(12, 13, 16, 0.98); color: #e6e6e6; border: 1px solid #2c2f36; border-radius: 4px;
   font: 11px/1.45 ui-monospace, Menlo, Consolas, monospace; user-select: text; -webkit-user-select: text; }
 .rewindable-inspector[hidden] { display: none; }
 .rewindable-inspector button { font: inherit; color: #e6e6e6; background: #24272e; border: 1px solid #3a3e47;

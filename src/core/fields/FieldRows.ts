@@ -43,6 +43,11 @@ function repairU8(v: number): number {
  *
  * Internal to the recorder.
  *
+ * Size: over 450 lines, one rule in four shapes: `materialize` (deferred rows, field by field),
+ * `writeRow`, `writeColumn` and `writeColumnBlock` each convert and repair every field type the
+ * same way, in loops with the type known and nothing called per value, into columns this class
+ * owns and grows. Splitting them would put that rule, and the columns, in two files.
+ *
  * @example
  * const rows = new FieldRows(schema, 64, 1 << 24);
  * const bad = rows.writeRow(rows.add(entityIndex), values, 0); // values repaired, counted in bad

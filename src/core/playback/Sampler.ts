@@ -1,8 +1,8 @@
 import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
-import { BLEND_T, blendBones, copyBones, copyEntity, sampleDisplay, seriesCoef } from './sampleRows';
-import { Presence, type SampleBuffer } from './SampleBuffer';
+import { BLEND_T, blendBones, copyEntity, copyFrame, sampleDisplay, seriesCoef, writeLayout } from './sampleRows';
+import type { SampleBuffer } from './SampleBuffer';
 import type { TimeControl } from './TimeControl';
 
 /** Sampler settings; see `DEFAULT_SAMPLER_OPTIONS`. */
@@ -45,9 +45,11 @@ class FrameSlot {
  * Nothing is allocated per call in steady state (arrays grow when a sample is larger than any
  * before).
  *
- * One file of some 460 lines: finding, decoding, matching and blending share the cached frames and
- * the match, and the blend loop is inlined by hand for speed; the per-row copies and the bone
- * blends are in `sampleRows.ts`.
+ * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
+ * cached frames and the match (their stamps and versions), and the entity blend loop is inlined by
+ * hand, so it makes no call that passes a double per entity. What needs none of that state is in
+ * `sampleRows.ts`: the layout rows of a match, the whole-frame copy, the per-row copies and the
+ * bone blends.
  *
  * @example
  * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });
@@ -191,7 +193,8 @@ export class Sampler {
     const n = this.rows;
     out.ensure(n);
     out.count = n;
-    if (!out.claimLayout(this, this.matchVersion)) this.writeLayout(sa, sb, out);
+    if (!out.claimLayout(this, this.matchVersion))
+      writeLayout(sa.entities, sb.entities, sa === sb, this.fromA, this.fromB, n, this.reader.entities, out);
 
     const ha = sa.header;
     const hb = sb.header;
@@ -206,7 +209,7 @@ export class Sampler {
     if (sa !== sb) slerpCoefficients(seriesCoef);
     this.blendCamera(ha, hb, out);
 
-    if (sa === sb) this.copyFrame(sa.entities, out);
+    if (sa === sb) copyFrame(sa.entities, out);
     else this.blend(sa.entities, sb.entities, out);
     if (sa.entities.hasDisplay || sb.entities.hasDisplay) {
       sampleDisplay(sa.entities, sb.entities, this.fromA, sa === sb ? null : this.fromB, n, out);
@@ -337,82 +340,6 @@ export class Sampler {
     const cap = Math.max(need, this.table.length);
     this.table = new Int32Array(cap * 2);
     this.gen = 0;
-  }
-
-  /** Rows that depend only on the match: handle, id, spawn frame, presence, bone slots. */
-  private writeLayout(sa: FrameSlot, sb: FrameSlot, out: SampleBuffer): void {
-    const a = sa.entities;
-    const b = sb.entities;
-    const ids = this.reader.entities.ids;
-    const spawns = this.reader.entities.spawnFrames;
-    const fromA = this.fromA;
-    const fromB = this.fromB;
-    const single = sa === sb;
-    let bones = 0;
-    if (a.boneTotal === 0 && (single || b.boneTotal === 0)) {
-      // No bones in either frame (the usual case): no per-row bone reads, which in B are in random
-      // order when the frames' orders differ.
-      const ah = a.handles;
-      const bh = b.handles;
-      const oh = out.handles;
-      const oi = out.ids;
-      const os = out.spawnFrames;
-      const op = out.presence;
-      const obs = out.boneStart;
-      const obc = out.boneCount;
-      for (let k = 0; k < this.rows; k++) {
-        const ia = fromA[k];
-        const ib = fromB[k];
-        const h = ia >= 0 ? ah[ia] : bh[ib];
-        oh[k] = h;
-        oi[k] = ids[h];
-        os[k] = spawns[h];
-        op[k] = single ? Presence.BOTH : (ia >= 0 ? Presence.ONLY_A : 0) | (ib >= 0 ? Presence.ONLY_B : 0);
-        obs[k] = -1;
-        obc[k] = 0;
-      }
-      out.ensureBones(0);
-      out.boneTotal = 0;
-      return;
-    }
-    for (let k = 0; k < this.rows; k++) {
-      const ia = fromA[k];
-      const ib = fromB[k];
-      const h = ia >= 0 ? a.handles[ia] : b.handles[ib];
-      out.handles[k] = h;
-      out.ids[k] = ids[h];
-      out.spawnFrames[k] = spawns[h];
-      out.presence[k] = single ? Presence.BOTH : (ia >= 0 ? Presence.ONLY_A : 0) | (ib >= 0 ? Presence.ONLY_B : 0);
-      const ca = ia >= 0 && a.boneStart[ia] >= 0 ? a.boneCount[ia] : 0;
-      const cb = !single && ib >= 0 && b.boneStart[ib] >= 0 ? b.boneCount[ib] : 0;
-      const c = ca > cb ? ca : cb;
-      if (c > 0) {
-        out.boneStart[k] = bones;
-        bones += c;
-      } else {
-        out.boneStart[k] = -1;
-      }
-      out.boneCount[k] = 0;
-    }
-    out.ensureBones(bones);
-    out.boneTotal = bones;
-  }
-
-  /** t = 0 (integer position or concrete mode): the rows are frame A as decoded. */
-  private copyFrame(a: EntityBuffer, out: SampleBuffer): void {
-    const n = a.count;
-    const ap = a.positions;
-    const ar = a.rotations;
-    const op = out.positions;
-    const or = out.rotations;
-    const of = out.flags;
-    const af = a.flags;
-    for (let i = 0; i < n * 3; i++) op[i] = ap[i];
-    for (let i = 0; i < n * 4; i++) or[i] = ar[i];
-    for (let i = 0; i < n; i++) of[i] = af[i];
-    if (a.boneTotal > 0) {
-      for (let i = 0; i < n; i++) if (a.boneStart[i] >= 0) copyBones(a, i, out, i);
-    }
   }
 
   private blend(a: EntityBuffer, b: EntityBuffer, out: SampleBuffer): void {

@@ -1,6 +1,7 @@
 import { SLERP_COEF_LENGTH, SLERP_T, slerpWithCoefficients } from '../math/slerp';
 import type { EntityBuffer } from '../read/buffers';
-import type { SampleBuffer } from './SampleBuffer';
+import type { EntityTable } from '../store/EntityTable';
+import { Presence, type SampleBuffer } from './SampleBuffer';
 
 /**
  * The sampler's rows: one entity copied from a decoded frame into a `SampleBuffer` row, or its bones
@@ -145,5 +146,88 @@ export function sampleDisplay(
       os[k * 2 + 1] = src.scales[i * 2 + 1];
       oa[k] = src.alphas[i];
     }
+  }
+}
+
+/**
+ * Rows that depend only on the match (`fromA`/`fromB`, `rows` of them; `single` when both frames
+ * are one): handle, id, spawn frame, presence, bone slots. Called once per new match.
+ */
+export function writeLayout(
+  a: EntityBuffer,
+  b: EntityBuffer,
+  single: boolean,
+  fromA: Int32Array,
+  fromB: Int32Array,
+  rows: number,
+  entities: EntityTable,
+  out: SampleBuffer,
+): void {
+  const ids = entities.ids;
+  const spawns = entities.spawnFrames;
+  let bones = 0;
+  if (a.boneTotal === 0 && (single || b.boneTotal === 0)) {
+    // No bones in either frame (the usual case): no per-row bone reads, which in B are in random
+    // order when the frames' orders differ.
+    const ah = a.handles;
+    const bh = b.handles;
+    const oh = out.handles;
+    const oi = out.ids;
+    const os = out.spawnFrames;
+    const op = out.presence;
+    const obs = out.boneStart;
+    const obc = out.boneCount;
+    for (let k = 0; k < rows; k++) {
+      const ia = fromA[k];
+      const ib = fromB[k];
+      const h = ia >= 0 ? ah[ia] : bh[ib];
+      oh[k] = h;
+      oi[k] = ids[h];
+      os[k] = spawns[h];
+      op[k] = single ? Presence.BOTH : (ia >= 0 ? Presence.ONLY_A : 0) | (ib >= 0 ? Presence.ONLY_B : 0);
+      obs[k] = -1;
+      obc[k] = 0;
+    }
+    out.ensureBones(0);
+    out.boneTotal = 0;
+    return;
+  }
+  for (let k = 0; k < rows; k++) {
+    const ia = fromA[k];
+    const ib = fromB[k];
+    const h = ia >= 0 ? a.handles[ia] : b.handles[ib];
+    out.handles[k] = h;
+    out.ids[k] = ids[h];
+    out.spawnFrames[k] = spawns[h];
+    out.presence[k] = single ? Presence.BOTH : (ia >= 0 ? Presence.ONLY_A : 0) | (ib >= 0 ? Presence.ONLY_B : 0);
+    const ca = ia >= 0 && a.boneStart[ia] >= 0 ? a.boneCount[ia] : 0;
+    const cb = !single && ib >= 0 && b.boneStart[ib] >= 0 ? b.boneCount[ib] : 0;
+    const c = ca > cb ? ca : cb;
+    if (c > 0) {
+      out.boneStart[k] = bones;
+      bones += c;
+    } else {
+      out.boneStart[k] = -1;
+    }
+    out.boneCount[k] = 0;
+  }
+  out.ensureBones(bones);
+  out.boneTotal = bones;
+}
+
+/** t = 0 (integer position or concrete mode): the rows are frame A as decoded. */
+export function copyFrame(a: EntityBuffer, out: SampleBuffer): void {
+  const n = a.count;
+  const ap = a.positions;
+  const ar = a.rotations;
+  const op = out.positions;
+  const or = out.rotations;
+  const of = out.flags;
+  const af = a.flags;
+  for (let i = 0; i < n * 3; i++) op[i] = ap[i];
+  for (let i = 0; i < n * 4; i++) or[i] = ar[i];
+  for (let i = 0; i < n; i++) of[i] = af[i];
+  if (a.boneTotal > 0) {
+    for (let i = 0; i < n; i++) if (a.boneStart[i] >= 0) copyBones(a, i, out, i);
   }
 }

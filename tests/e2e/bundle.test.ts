@@ -16,10 +16,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '../..');
 const DIST = resolve(ROOT, 'dist');
 /**
- * The regression budget: the measured cost (81.2 kB gzipped with msgpackr, November 2026) plus a
- * little room. Issue 19 asks for 60 kB; docs/performance.md says what that would take.
+ * The regression budget: the measured cost (102.0 kB gzipped with msgpackr, 25 November 2026, after
+ * the inspector, custom fields and display state) plus a little room; raise it deliberately when a
+ * feature adds weight. Issue 19 asks for 60 kB; docs/performance.md says what that would take.
  */
-const BUDGET_GZIP_BYTES = 85 * 1024;
+const BUDGET_GZIP_BYTES = 108 * 1024;
 
 const work = mkdtempSync(join(tmpdir(), 'rewindable-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

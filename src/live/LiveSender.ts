@@ -100,6 +100,7 @@ export class LiveSender {
   private sentKindCount = -1;
   private sentSkeletons: Array<Int16Array | undefined> = [];
   private sentEventKinds = -1;
+  private sentTextures = -1;
   private sentStaticVersion = -1;
 
   public constructor(
@@ -168,6 +169,7 @@ export class LiveSender {
     this.sentKindCount = -1;
     this.sentSkeletons = [];
     this.sentEventKinds = -1;
+    this.sentTextures = -1;
     this.sentStaticVersion = -1;
     this.prevCount = 0;
     this.post(encodeMessage(LiveMessageType.HELLO, helloBody(this.hello)));
@@ -185,8 +187,9 @@ export class LiveSender {
     for (let k = 0; !skeletons && k < table.skeletons.length; k++)
       skeletons = table.skeletons[k] !== this.sentSkeletons[k];
     const events = reader.eventKinds.length !== this.sentEventKinds;
+    const textures = reader.textures.length !== this.sentTextures;
     const layers = this.source.staticLayers.version !== this.sentStaticVersion;
-    if (!(channels || kinds || skeletons || events || layers)) return;
+    if (!(channels || kinds || skeletons || events || textures || layers)) return;
     const meta = new Map<string, unknown>();
     if (channels) {
       const list = ch.list();
@@ -219,6 +222,10 @@ export class LiveSender {
     if (events) {
       meta.set('eventKinds', [...reader.eventKinds]);
       this.sentEventKinds = reader.eventKinds.length;
+    }
+    if (textures) {
+      meta.set('textures', [...reader.textures]);
+      this.sentTextures = reader.textures.length;
     }
     if (layers) {
       const sl = this.source.staticLayers;

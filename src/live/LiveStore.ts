@@ -74,6 +74,8 @@ export class LiveStore {
   public readonly entities: EntityTable;
   public readonly channels = new ChannelRegistry(0);
   public readonly eventKinds: string[] = [];
+  /** Texture names of the display records received (META `textures`), by index. */
+  public readonly textures: string[] = [];
   public readonly staticLayers = new StaticLayers();
   public readonly reader: FrameReader;
   /** No bookmarks come over the stream (the viewer adds its own). */
@@ -99,7 +101,7 @@ export class LiveStore {
     this.validator = new LiveValidator(this.options.limits);
     this.ring = new FrameRing(this.options.maxBytes, this.options.maxFrames);
     this.entities = new EntityTable(1024, this.validator.limits.maxEntityId);
-    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds);
+    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds, this.textures);
     this.ring.onEvict = (frame) => this.onEvict(frame);
   }
 
@@ -161,7 +163,10 @@ export class LiveStore {
     const fields: Record<string, string> =
       hello === null ? {} : { game: hello.game, session: hello.session, startedAt: hello.startedAt };
     return saveReplay(
-      { reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds), staticLayers: this.staticLayers },
+      {
+        reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds, this.textures),
+        staticLayers: this.staticLayers,
+      },
       {
         buildId: hello?.buildId ?? '',
         platform: 'live stream',
@@ -195,6 +200,8 @@ export class LiveStore {
     }
     if (meta.eventKinds !== undefined)
       for (let k = this.eventKinds.length; k < meta.eventKinds.length; k++) this.eventKinds.push(meta.eventKinds[k]);
+    if (meta.textures !== undefined)
+      for (let k = this.textures.length; k < meta.textures.length; k++) this.textures.push(meta.textures[k]);
     if (meta.staticLayers !== undefined) {
       const keep = new Set(meta.staticLayers.map((l) => l.name));
       for (const l of this.staticLayers.list()) if (!keep.has(l.name)) this.staticLayers.delete(l.name);

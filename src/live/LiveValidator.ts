@@ -49,6 +49,7 @@ export class LiveValidator {
   ];
   public kinds: readonly string[] = [];
   public eventKinds: readonly string[] = [];
+  public textures: readonly string[] = [];
   /** The last frame accepted, or -1. */
   public lastFrame = -1;
   /** Of the last FRAME: its number, the sender's skipped count, its words in `words` from 0. */
@@ -83,6 +84,7 @@ export class LiveValidator {
       previousTime: -Infinity,
       channelCount: 3,
       eventKindCount: 0,
+      textureCount: 0,
       maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame,
       // A live stream carries no field section (the sender leaves it out).
       fieldSchemas: null,
@@ -133,6 +135,8 @@ export class LiveValidator {
     this.channels = this.channels.slice(0, 3);
     this.kinds = [];
     this.eventKinds = [];
+    this.textures = [];
+    this.ctx.textureCount = 0;
     this.lastFrame = -1;
     // A live stream's rows are its handles: row h describes handle h, -1 while h has no life yet.
     (this.ctx.rowOfHandle as Int32Array).fill(-1);
@@ -171,6 +175,7 @@ export class LiveValidator {
     }
     checkPrefix(meta.kinds, this.kinds, 'meta.kinds');
     checkPrefix(meta.eventKinds, this.eventKinds, 'meta.eventKinds');
+    checkPrefix(meta.textures, this.textures, 'meta.textures');
     const kindCount = meta.kinds?.length ?? this.kinds.length;
     if (meta.skeletons !== undefined && meta.skeletons.length > kindCount) {
       throw new LiveError('CORRUPT', `${meta.skeletons.length} skeletons for ${kindCount} kinds`, 'meta.skeletons');
@@ -178,6 +183,8 @@ export class LiveValidator {
     if (meta.channels !== undefined) this.channels = meta.channels;
     if (meta.kinds !== undefined) this.kinds = meta.kinds;
     if (meta.eventKinds !== undefined) this.eventKinds = meta.eventKinds;
+    if (meta.textures !== undefined) this.textures = meta.textures;
+    this.ctx.textureCount = this.textures.length;
     this.ctx.channelCount = this.channels.length;
     this.ctx.eventKindCount = this.eventKinds.length;
     this.meta = meta;

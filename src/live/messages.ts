@@ -49,6 +49,8 @@ export interface LiveMeta {
   readonly kinds?: readonly string[];
   readonly skeletons?: ReadonlyArray<Int16Array | null>;
   readonly eventKinds?: readonly string[];
+  /** Texture names of 2D display records (`Recorder.texture`), by index. */
+  readonly textures?: readonly string[];
   readonly staticLayers?: readonly LiveStaticLayer[];
 }
 
@@ -149,6 +151,7 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
       kinds?: string[];
       skeletons?: Array<Int16Array | null>;
       eventKinds?: string[];
+      textures?: string[];
       staticLayers?: LiveStaticLayer[];
     } = {};
     const channels = m.opt('channels');
@@ -195,6 +198,8 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
     }
     const eventKinds = m.opt('eventKinds');
     if (eventKinds !== undefined) out.eventKinds = names(eventKinds, 'meta.eventKinds', limits, false);
+    const textures = m.opt('textures');
+    if (textures !== undefined) out.textures = names(textures, 'meta.textures', limits, false);
     const layers = m.opt('staticLayers');
     if (layers !== undefined) {
       const arr = asArray(layers, 'meta.staticLayers', limits.maxStaticLayers);

@@ -188,6 +188,15 @@ export class RewindOverlay {
     return this.session.replay !== null ? 'replay' : 'live';
   }
 
+  /**
+   * What the timeline label calls the replay shown and the status it shows instead of the time
+   * state (`setReplayLabel`); `{ name: 'replay', status: null }` unless told otherwise. Meaningful
+   * while `source` is `'replay'`.
+   */
+  public get replayLabel(): { readonly name: string; readonly status: string | null } {
+    return this.session.shownTime;
+  }
+
   /** The playback commands go to: the loaded replay's when one is shown, else the live recording's. */
   public get playback(): Playback {
     return this.session.playback;

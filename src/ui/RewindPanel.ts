@@ -267,7 +267,11 @@ export class RewindPanel {
     if (o.state === 'live') status = `live · ${r.frameCount} frames held`;
     else {
       const f = Math.round(o.playback.time.position);
-      status = `${o.source === 'replay' ? 'replay' : o.state} · frame ${f} · ×${o.playback.time.speed}`;
+      // A replay says its name (and status, e.g. "live following"), as the timeline label does.
+      const label = o.replayLabel;
+      const what =
+        o.source === 'replay' ? (label.status !== null ? `${label.name} ${label.status}` : label.name) : o.state;
+      status = `${what} · frame ${f} · ×${o.playback.time.speed}`;
     }
     if (status !== this.view.status) {
       this.view.status = status;

@@ -159,6 +159,21 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   };
   const followingLabel = /^live {2}frame \d+ .* following /;
   expect(await label(followingLabel), 'the timeline label while following').toMatch(followingLabel);
+  // The panel's state line names it the same way (it said "replay · frame N").
+  const panelState = async (want: RegExp): Promise<string> => {
+    const read = () =>
+      viewer.evaluate(
+        () =>
+          [...document.querySelectorAll<HTMLInputElement>('.rewindable-panel input')]
+            .map((i) => i.value)
+            .find((v) => / · frame /.test(v)) ?? '',
+      );
+    for (let i = 0; i < 100 && !want.test(await read()); i++) await viewer.waitForTimeout(100);
+    return read();
+  };
+  expect(await panelState(/^live following · frame \d+/), 'the panel while following').toMatch(
+    /^live following · frame \d+/,
+  );
 
   // Pause the viewer's copy: its playhead stays, the game runs on.
   await viewer.locator('[data-id="live-follow"]').click();
@@ -166,6 +181,7 @@ async function followThenPause(game: Page, viewer: Page): Promise<number> {
   expect(paused.following, 'after the pause button').toBe(false);
   const pausedLabel = /^live {2}frame \d+ .* paused /;
   expect(await label(pausedLabel), 'the timeline label once paused').toMatch(pausedLabel);
+  expect(await panelState(/^live · frame \d+/), 'the panel once paused').toMatch(/^live · frame \d+/);
   const at = paused.position;
   const gameAt = await game.evaluate(() => (window as unknown as E2EWindow).__demo.stats().newestFrame);
   const gameLater = await waitGameNewest(game, gameAt + 20);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_TRUNCATED, H_FLAGS } from '../../core/format/layout';
+import { EntityBuffer } from '../../core/read/buffers';
+import { Recorder } from '../../core/record/Recorder';
 import { loadReplay } from '../../replay/loadReplay';
 import { LiveSender } from '../LiveSender';
 import { LiveStore } from '../LiveStore';
@@ -109,5 +111,31 @@ describe('LiveSender → LiveStore', () => {
       expect(frameFingerprint(early.reader, f)).toBe(expected[f - 100]);
     }
     expect(late.reader.oldestFrame).toBe(100);
+  });
+});
+
+describe('LiveSender → LiveStore: 2D display state', () => {
+  it('streams the texture names with the display records, and a saved range loads with them', () => {
+    const recorder = new Recorder({ maxFrames: 64, maxEntitiesPerFrame: 16 });
+    const store = new LiveStore({ maxBytes: 1 << 20, maxFrames: 256 });
+    new LiveSender(recorder, new LoopbackTransport((b) => store.accept(b)), { game: 'test', buildId: 'b1' });
+    const coin = recorder.texture('coin');
+    for (let f = 0; f < 20; f++) {
+      recorder.beginFrame(f / 60, 1 / 60);
+      recorder.entity2D(1, f, 0, 0);
+      // A texture interned mid-stream reaches the viewer before the first frame that uses it.
+      const tex = f < 10 ? coin : recorder.texture('gem');
+      recorder.display(1, 1 + f / 10, 1, 1 - f / 40, true, tex);
+      recorder.endFrame();
+    }
+    expect(store.textures).toEqual(['coin', 'gem']);
+    const rows = new EntityBuffer();
+    expect(store.reader.readEntities(15, rows)).toBe(true);
+    expect(store.reader.textures[rows.textures[0]]).toBe('gem');
+    const loaded = loadReplay(store.saveRange(5, 15));
+    expect(loaded.reader.textures).toEqual(['coin', 'gem']);
+    expect(loaded.reader.readEntities(5, rows)).toBe(true);
+    expect(loaded.reader.textures[rows.textures[0]]).toBe('coin');
+    expect(rows.scales[0]).toBeCloseTo(1.5, 5);
   });
 });

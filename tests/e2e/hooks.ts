@@ -154,7 +154,8 @@ export interface E2EViewerHook {
   loadReplayBytes(bytes: Uint8Array): void;
   recordedAt(id: number, frame: number): RecordedTransform | null;
   transform(id: number): DisplayedTransform | null;
-  canvasChecksum(): number;
+  /** Hash of the canvas after an update and a render; of the screen rows above `above` when given. */
+  canvasChecksum(above?: number): number;
 }
 
 /** In-page helpers installed by `installHelpers` (browser.ts). */

@@ -28,7 +28,8 @@ export function hashBytes(bytes: Uint8Array): number {
 }
 
 /**
- * Renders `app.stage` and returns the hash of the canvas's RGBA pixels (read straight from the
+ * Renders `app.stage` and returns the hash of the canvas's RGBA pixels (of the screen rows above
+ * `above`, in screen pixels, when given) (read straight from the
  * WebGL drawing buffer right after the render, so `preserveDrawingBuffer` is not needed; with
  * another renderer, pixi's extract of the stage over the screen rectangle).
  *
@@ -37,17 +38,24 @@ export function hashBytes(bytes: Uint8Array): number {
  * overlay.setChannel(Channel.AI, false);
  * overlay.update(0);
  * canvasChecksum(app) !== before; // true when the AI channel drew anything
+ * canvasChecksum(app, overlay.timeline.top); // only the screen above the timeline
  */
-export function canvasChecksum(app: Application): number {
+export function canvasChecksum(app: Application, above = Number.POSITIVE_INFINITY): number {
   app.renderer.render(app.stage);
   const gl = (app.renderer as Partial<WebGLRenderer>).gl;
+  const screenH = app.screen.height;
+  const rows = Math.max(0, Math.min(screenH, above)); // screen pixels from the top
   if (gl !== undefined && gl !== null) {
     const w = gl.drawingBufferWidth;
     const h = gl.drawingBufferHeight;
-    const pixels = new Uint8Array(w * h * 4);
-    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    // WebGL rows start at the bottom: the top `rows` screen pixels are the last device rows.
+    const n = Math.round((rows / screenH) * h);
+    const pixels = new Uint8Array(w * n * 4);
+    gl.readPixels(0, h - n, w, n, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
     return hashBytes(pixels);
   }
-  const out = app.renderer.extract.pixels({ target: app.stage, frame: app.screen });
+  const frame = app.screen.clone();
+  frame.height = rows;
+  const out = app.renderer.extract.pixels({ target: app.stage, frame });
   return hashBytes(new Uint8Array(out.pixels.buffer, out.pixels.byteOffset, out.pixels.byteLength));
 }

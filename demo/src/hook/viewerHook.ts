@@ -36,7 +36,7 @@ export interface ViewerHook {
    */
   transform(id: number): DisplayedTransform | null;
   /** Hash of the canvas RGBA after bringing the overlay up to date and rendering. */
-  canvasChecksum(): number;
+  canvasChecksum(above?: number): number;
 }
 
 declare global {
@@ -70,9 +70,9 @@ export function installViewerHook(
       const d = shownObjectOf(overlay, id);
       return d === null ? null : displayedTransform(d);
     },
-    canvasChecksum() {
+    canvasChecksum(above) {
       overlay.update(0);
-      return canvasChecksum(app);
+      return canvasChecksum(app, above);
     },
   };
   window.__viewer = hook;

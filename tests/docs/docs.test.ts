@@ -8,9 +8,9 @@ import {
   describeKeys,
   type KeyLine,
   type OverlayCommand,
-} from '../../../src/pixi/KeyboardControls';
+} from '../../src/pixi/KeyboardControls';
 
-const ROOT = resolve(__dirname, '../../..');
+const ROOT = resolve(__dirname, '../..');
 /** `<!-- in demo/src/main.ts -->` right before a fenced code block: the block is quoted from that file. */
 const QUOTED = /<!-- in ([\w./-]+) -->\n```ts\n([\s\S]*?)\n```/g;
 

@@ -2,7 +2,7 @@
  * End-to-end: the page layout around the overlay (issue 14, defect 5). The rewind panel (lil-gui,
  * top right) must stop above the overlay's timeline on a short screen, in the demo and in the
  * viewer: at 1024×600 and 1280×600 its box does not overlap the timeline's, whose right end holds
- * the playhead at a pause.
+ * the playhead at a pause. In the demo, the panel does not cover the demo's HUD either.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -91,6 +91,38 @@ test('demo: at 1024×600 and 1280×600 the rewind panel does not cover the timel
     await page.setViewportSize(size);
     await ticks(page, 3);
     await expectPanelClearOfTimeline(page, '__demo', 'demo, paused');
+  }
+});
+
+test("demo: at 1024×600 and 1280×600 the panel does not cover the demo's HUD (its file buttons and viewer link)", async () => {
+  const page = need(demo, 'the demo page').page;
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await ticks(page, 3);
+    const r = await page.evaluate(() => {
+      const box = (el: Element | null): Box | null => {
+        const b = el?.getBoundingClientRect();
+        return b === undefined ? null : { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+      };
+      // The HUD's width follows its text (the stats line grows with the crowd and a slow machine's
+      // timings): measure it at its widest, as wide as its max-width lets it be.
+      const hud = document.querySelector<HTMLElement>('#hud');
+      const before = hud?.style.width ?? '';
+      if (hud !== null) hud.style.width = '4000px';
+      const hudBox = box(hud);
+      if (hud !== null) hud.style.width = before;
+      return {
+        panel: box(document.querySelector('.rewindable-panel')),
+        hud: hudBox,
+        screen: `${window.innerWidth}×${window.innerHeight}`,
+      };
+    });
+    expect(r.panel, `${r.screen}: the rewind panel is on the page`).not.toBeNull();
+    expect(r.hud, `${r.screen}: the demo's HUD is on the page`).not.toBeNull();
+    expect(
+      overlap(r.panel as Box, r.hud as Box),
+      `${r.screen}: panel ${JSON.stringify(r.panel)} vs HUD ${JSON.stringify(r.hud)}`,
+    ).toBe(false);
   }
 });
 

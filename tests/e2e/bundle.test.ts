@@ -117,6 +117,26 @@ import { RewindPanel } from 'rewindable/ui';
 export const used = [Channel, Recorder, RewindOverlay, RewindPanel];
 `;
 
+/** The integration, with the inspector and the replay-file code loaded on first use (getting-started). */
+const ON_FIRST_USE = `${INTEGRATION}
+export const inspect = (overlay) => import('rewindable/ui').then(({ EntityInspector }) => new EntityInspector(overlay));
+export const save = (recorder) => import('rewindable').then(({ saveReplay }) => saveReplay(recorder));
+export const open = (bytes) => import('rewindable').then(({ loadReplay }) => loadReplay(bytes));
+`;
+
+/** The chunks a page loads with the entry (the entry and its static imports), and the lazily loaded rest. */
+function splitInitial(chunks: Rollup.OutputChunk[]): { initial: Rollup.OutputChunk[]; lazy: Rollup.OutputChunk[] } {
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const initial = new Set<Rollup.OutputChunk>();
+  const visit = (c: Rollup.OutputChunk | undefined): void => {
+    if (c === undefined || initial.has(c)) return;
+    initial.add(c);
+    for (const name of c.imports) visit(byName.get(name));
+  };
+  for (const c of chunks) if (c.isEntry) visit(c);
+  return { initial: [...initial], lazy: chunks.filter((c) => !initial.has(c)) };
+}
+
 const GATED = `
 import { Application } from 'pixi.js';
 export async function start(app) {
@@ -151,6 +171,21 @@ describe('bundle cost (issue 19)', () => {
     expect(modulesOf(chunks)).toContain('ui/inspector/EntityInspector.js');
     expect(modulesOf(chunks).filter((id) => FILE_CODE.test(id))).toEqual([]);
     expect(gzipped).toBeLessThanOrEqual(BUDGET_WITH_INSPECTOR);
+  });
+
+  it('the inspector and the replay-file code imported on first use are lazily loaded chunks, not the initial bundle', async () => {
+    const chunks = await bundle('onFirstUse', ON_FIRST_USE, 'production');
+    const { initial, lazy } = splitInitial(chunks);
+    const { gzipped } = measure('integration, inspector and files on first use: initial', initial);
+    measure('lazily loaded chunks', lazy);
+    measure('total', chunks);
+    expect(modulesOf(initial)).toContain('pixi/RewindOverlay.js');
+    expect(modulesOf(initial).filter((id) => FILE_CODE.test(id) || id.startsWith('ui/inspector/'))).toEqual([]);
+    expect(modulesOf(lazy)).toEqual(
+      expect.arrayContaining(['ui/inspector/EntityInspector.js', 'replay/saveReplay.js', 'replay/loadReplay.js']),
+    );
+    expect(modulesOf(lazy).some((id) => id.includes('node_modules/msgpackr/'))).toBe(true);
+    expect(gzipped).toBeLessThanOrEqual(BUDGET_INTEGRATION);
   });
 
   it('rewindable + rewindable/pixi + rewindable/ui in full, minified and gzipped, stay within the budget', async () => {

@@ -1,14 +1,6 @@
-import {
-  FRAME_FIELDS_OVER_BUDGET,
-  fieldSectionAt,
-  HANDLE_MASK,
-  HEADER_WORDS,
-  H_ENTITY_COUNT,
-  H_FLAGS,
-  H_TOTAL_WORDS,
-} from '../core/format/layout';
+import { HANDLE_MASK, HEADER_WORDS, H_ENTITY_COUNT, H_TOTAL_WORDS } from '../core/format/layout';
 import { LiveError } from './LiveError';
-import { helloBody, parseCommand } from './messages';
+import { fieldSchemasBody, helloBody, parseCommand } from './messages';
 import {
   DEFAULT_LIVE_LIMITS,
   FRAME_MESSAGE_WORDS,
@@ -59,8 +51,8 @@ function randomSession(): string {
 /**
  * The game side of a live stream: every frame the recorder ends is sent over `transport` as it
  * ends, as the ring's own words, with the lives it introduces or changes (id, spawn frame, kind,
- * label, end) and, before it when they changed, the channels, kinds, skeletons, event kinds and
- * static layers. It never blocks the game: while the transport is closed or holds more than
+ * label, end) and, before it when they changed, the channels, kinds, skeletons, event kinds,
+ * texture names, static layers and custom field schemas (with the enum names interned so far). It never blocks the game: while the transport is closed or holds more than
  * `maxBufferedBytes`, frames are skipped, and the next frame sent says how many were
  * (`skipped`, the gap marker). Everything is compared against what was sent (not against what
  * happened), so nothing a skipped frame changed is lost. In steady state a frame allocates nothing
@@ -102,6 +94,9 @@ export class LiveSender {
   private sentEventKinds = -1;
   private sentTextures = -1;
   private sentStaticVersion = -1;
+  /** Field schemas sent, and the enum names sent of each. */
+  private sentFieldSchemas = -1;
+  private sentEnumNames = new Int32Array(8);
 
   public constructor(
     private readonly source: LiveSource,
@@ -171,6 +166,7 @@ export class LiveSender {
     this.sentEventKinds = -1;
     this.sentTextures = -1;
     this.sentStaticVersion = -1;
+    this.sentFieldSchemas = -1;
     this.prevCount = 0;
     this.post(encodeMessage(LiveMessageType.HELLO, helloBody(this.hello)));
     this.stats.hellos++;
@@ -189,7 +185,8 @@ export class LiveSender {
     const events = reader.eventKinds.length !== this.sentEventKinds;
     const textures = reader.textures.length !== this.sentTextures;
     const layers = this.source.staticLayers.version !== this.sentStaticVersion;
-    if (!(channels || kinds || skeletons || events || textures || layers)) return;
+    const fieldSchemas = this.fieldSchemasChanged();
+    if (!(channels || kinds || skeletons || events || textures || layers || fieldSchemas)) return;
     const meta = new Map<string, unknown>();
     if (channels) {
       const list = ch.list();
@@ -242,7 +239,23 @@ export class LiveSender {
       );
       this.sentStaticVersion = sl.version;
     }
+    if (fieldSchemas) {
+      const schemas = reader.fieldSchemas;
+      meta.set('fieldSchemas', fieldSchemasBody(schemas));
+      if (this.sentEnumNames.length < schemas.count) this.sentEnumNames = new Int32Array(schemas.count * 2);
+      for (let i = 0; i < schemas.count; i++) this.sentEnumNames[i] = schemas.list()[i].enumNames.length;
+      this.sentFieldSchemas = schemas.count;
+    }
     this.post(encodeMessage(LiveMessageType.META, meta));
+  }
+
+  /** Whether a kind declared fields or interned an enum name since the stream was told. */
+  private fieldSchemasChanged(): boolean {
+    const schemas = this.source.reader.fieldSchemas;
+    if (schemas.count !== this.sentFieldSchemas) return true;
+    const list = schemas.list();
+    for (let i = 0; i < list.length; i++) if (list[i].enumNames.length !== this.sentEnumNames[i]) return true;
+    return false;
   }
 
   private sendFrame(frame: number): void {
@@ -250,8 +263,8 @@ export class LiveSender {
     const at = ring.offsetOf(frame);
     if (at < 0) return;
     const u = ring.u32;
-    // Custom fields are not streamed (yet): the frame goes without its field section.
-    const words = fieldSectionAt(u, at) - at;
+    // The whole frame, its custom field section included (checked against the META's schemas).
+    const words = u[at + H_TOTAL_WORDS];
     const n = u[at + H_ENTITY_COUNT];
     const table = this.source.reader.entities;
     if (table.highWater > this.sentSpawn.length) this.growShadow(table.capacity);
@@ -291,8 +304,6 @@ export class LiveSender {
     out[5] = words;
     const w0 = p >>> 2;
     for (let i = 0; i < words; i++) out[w0 + i] = u[at + i];
-    out[w0 + H_TOTAL_WORDS] = words;
-    out[w0 + H_FLAGS] &= ~FRAME_FIELDS_OVER_BUDGET;
     const end = p + words * 4;
     const size = Math.ceil(end / FRAME_PADDING_BYTES) * FRAME_PADDING_BYTES;
     this.out8.fill(0, end, size);

@@ -13,6 +13,7 @@ import {
   H_TIME,
   H_TOTAL_WORDS,
 } from '../core/format/layout';
+import { FieldSchemas } from '../core/fields/FieldSchemas';
 import { QUAT_IDENTITY_BITS } from '../core/math/quat';
 import { FrameReader } from '../core/read/FrameReader';
 import { ChannelRegistry } from '../core/store/ChannelRegistry';
@@ -24,7 +25,7 @@ import { type SaveReplayOptions, saveReplay } from '../replay/saveReplay';
 import { LiveError } from './LiveError';
 import type { LiveMeta } from './messages';
 import { LIFE_ENDED, LiveMessageType, type LiveHello, type LiveLimits, type LiveMessageTypeCode } from './protocol';
-import { LiveValidator } from './LiveValidator';
+import { LiveValidator, applyFieldSchemas } from './LiveValidator';
 
 /** Settings of a `LiveStore`; see `DEFAULT_LIVE_STORE_OPTIONS`. */
 export interface LiveStoreOptions {
@@ -77,6 +78,11 @@ export class LiveStore {
   /** Texture names of the display records received (META `textures`), by index. */
   public readonly textures: string[] = [];
   public readonly staticLayers = new StaticLayers();
+  /**
+   * The custom field schemas received (META `fieldSchemas`), with their enum names: the reader's,
+   * so `new Playback(store.reader).fields` (the inspector) reads the game's fields.
+   */
+  public readonly fieldSchemas = new FieldSchemas();
   public readonly reader: FrameReader;
   /** No bookmarks come over the stream (the viewer adds its own). */
   public readonly bookmarks: ReadonlyArray<{ frame: number; label: string }> = [];
@@ -101,7 +107,14 @@ export class LiveStore {
     this.validator = new LiveValidator(this.options.limits);
     this.ring = new FrameRing(this.options.maxBytes, this.options.maxFrames);
     this.entities = new EntityTable(1024, this.validator.limits.maxEntityId);
-    this.reader = new FrameReader(this.ring, this.entities, this.channels, this.eventKinds, this.textures);
+    this.reader = new FrameReader(
+      this.ring,
+      this.entities,
+      this.channels,
+      this.eventKinds,
+      this.textures,
+      this.fieldSchemas,
+    );
     this.ring.onEvict = (frame) => this.onEvict(frame);
   }
 
@@ -138,7 +151,7 @@ export class LiveStore {
 
   /**
    * A `.rwd` file of frames `from..to` (clamped to the frames held), with everything it needs
-   * (entities, channels, kinds, skeletons, event kinds, static layers): `loadReplay` and
+   * (entities, channels, kinds, skeletons, event kinds, textures, custom field schemas, static layers): `loadReplay` and
    * `npx rewindable info` read it like any replay.
    *
    * @example
@@ -164,7 +177,7 @@ export class LiveStore {
       hello === null ? {} : { game: hello.game, session: hello.session, startedAt: hello.startedAt };
     return saveReplay(
       {
-        reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds, this.textures),
+        reader: new FrameReader(copy, this.entities, this.channels, this.eventKinds, this.textures, this.fieldSchemas),
         staticLayers: this.staticLayers,
       },
       {
@@ -180,6 +193,7 @@ export class LiveStore {
   public startOver(): void {
     this.ring.clear();
     this.entities.clear();
+    this.fieldSchemas.clear();
     this.g2v.fill(-1);
     this.retiredHead = 0;
     this.retiredTail = 0;
@@ -202,6 +216,7 @@ export class LiveStore {
       for (let k = this.eventKinds.length; k < meta.eventKinds.length; k++) this.eventKinds.push(meta.eventKinds[k]);
     if (meta.textures !== undefined)
       for (let k = this.textures.length; k < meta.textures.length; k++) this.textures.push(meta.textures[k]);
+    if (meta.fieldSchemas !== undefined) applyFieldSchemas(meta.fieldSchemas, this.fieldSchemas);
     if (meta.staticLayers !== undefined) {
       const keep = new Set(meta.staticLayers.map((l) => l.name));
       for (const l of this.staticLayers.list()) if (!keep.has(l.name)) this.staticLayers.delete(l.name);

@@ -1,8 +1,9 @@
+import { FieldSchemas } from '../core/fields/FieldSchemas';
 import { HEADER_WORDS, H_ENTITY_COUNT } from '../core/format/layout';
 import { checkFrame, type FrameCheckContext } from '../replay/checkFrames';
 import { MAX_FRAME_NUMBER } from '../replay/replayFormat';
 import { LiveError } from './LiveError';
-import { type LiveChannel, type LiveMeta, parseHello, parseMeta } from './messages';
+import { type LiveChannel, type LiveFieldSchema, type LiveMeta, parseHello, parseMeta } from './messages';
 import {
   DEFAULT_LIVE_LIMITS,
   FRAME_MESSAGE_WORDS,
@@ -50,6 +51,11 @@ export class LiveValidator {
   public kinds: readonly string[] = [];
   public eventKinds: readonly string[] = [];
   public textures: readonly string[] = [];
+  /**
+   * Custom field schemas and their enum names as of the last meta: frames' field sections are
+   * checked against them (`checkFieldSection`, as the file loader does).
+   */
+  public readonly fieldSchemas = new FieldSchemas();
   /** The last frame accepted, or -1. */
   public lastFrame = -1;
   /** Of the last FRAME: its number, the sender's skipped count, its words in `words` from 0. */
@@ -86,8 +92,7 @@ export class LiveValidator {
       eventKindCount: 0,
       textureCount: 0,
       maxEntitiesPerFrame: this.limits.maxEntitiesPerFrame,
-      // A live stream carries no field section (the sender leaves it out).
-      fieldSchemas: null,
+      fieldSchemas: this.fieldSchemas,
       fieldStamp: new Int32Array(0),
       work: null,
     };
@@ -137,6 +142,8 @@ export class LiveValidator {
     this.eventKinds = [];
     this.textures = [];
     this.ctx.textureCount = 0;
+    this.fieldSchemas.clear();
+    this.ctx.fieldStamp.fill(-1);
     this.lastFrame = -1;
     // A live stream's rows are its handles: row h describes handle h, -1 while h has no life yet.
     (this.ctx.rowOfHandle as Int32Array).fill(-1);
@@ -180,8 +187,19 @@ export class LiveValidator {
     if (meta.skeletons !== undefined && meta.skeletons.length > kindCount) {
       throw new LiveError('CORRUPT', `${meta.skeletons.length} skeletons for ${kindCount} kinds`, 'meta.skeletons');
     }
+    const kinds = meta.kinds ?? this.kinds;
+    if (meta.fieldSchemas !== undefined) checkFieldSchemas(meta.fieldSchemas, this.fieldSchemas, kinds);
     if (meta.channels !== undefined) this.channels = meta.channels;
     if (meta.kinds !== undefined) this.kinds = meta.kinds;
+    if (meta.fieldSchemas !== undefined) {
+      applyFieldSchemas(meta.fieldSchemas, this.fieldSchemas);
+      const count = this.fieldSchemas.count;
+      if (this.ctx.fieldStamp.length < count) {
+        const stamp = new Int32Array(Math.max(count, this.ctx.fieldStamp.length * 2, 8)).fill(-1);
+        stamp.set(this.ctx.fieldStamp);
+        this.ctx.fieldStamp = stamp;
+      }
+    }
     if (meta.eventKinds !== undefined) this.eventKinds = meta.eventKinds;
     if (meta.textures !== undefined) this.textures = meta.textures;
     this.ctx.textureCount = this.textures.length;
@@ -358,6 +376,40 @@ export class LiveValidator {
 
 function readU32(b: Uint8Array, o: number): number {
   return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+}
+
+/**
+ * A META's field schemas against those known: the known ones again, unchanged (kind, fields), with
+ * their enum names only extended; each schema's kind among `kinds` (as in a replay header).
+ */
+function checkFieldSchemas(next: readonly LiveFieldSchema[], known: FieldSchemas, kinds: readonly string[]): void {
+  if (next.length < known.count)
+    throw new LiveError(
+      'CORRUPT',
+      `${next.length} field schemas, ${known.count} were announced (schemas are never removed)`,
+      'meta.fieldSchemas',
+    );
+  next.forEach((n, i) => {
+    const path = `meta.fieldSchemas[${i}]`;
+    if (!kinds.includes(n.kind))
+      throw new LiveError('CORRUPT', `${JSON.stringify(n.kind.slice(0, 64))} is not among the kinds`, `${path}.kind`);
+    const k = known.at(i);
+    if (k === undefined) return;
+    const same =
+      k.kind === n.kind &&
+      k.fields.length === n.fields.length &&
+      n.fields.every(([name, type], f) => k.fields[f].name === name && k.fields[f].type === type);
+    if (!same) throw new LiveError('CORRUPT', `schema ${i} (${JSON.stringify(k.kind.slice(0, 64))}) changed`, path);
+    checkPrefix(n.enumNames, k.enumNames, `${path}.enumNames`);
+  });
+}
+
+/** Declares the new schemas of a checked META list and interns their new enum names. */
+export function applyFieldSchemas(next: readonly LiveFieldSchema[], schemas: FieldSchemas): void {
+  for (const n of next) {
+    const schema = schemas.declare(n.kind, n.fields);
+    for (let k = schema.enumNames.length; k < n.enumNames.length; k++) schema.code(n.enumNames[k]);
+  }
 }
 
 /** A list that may only grow: `next` must start with every entry of `known`. */

@@ -4,6 +4,14 @@
  * checked, sizes are bounded by `LiveLimits`, unknown keys are ignored (a newer sender may add
  * optional ones).
  */
+import {
+  FIELD_TYPES,
+  type FieldType,
+  MAX_ENUM_NAMES,
+  MAX_FIELD_SCHEMAS,
+  MAX_FIELDS_PER_KIND,
+} from '../core/fields/fieldLayout';
+import { FieldSchemas } from '../core/fields/FieldSchemas';
 import { MAX_BONES } from '../core/format/layout';
 import { MAX_CHANNELS } from '../core/store/ChannelRegistry';
 import { checkPrimitives } from '../replay/checkFrames';
@@ -43,6 +51,15 @@ export interface LiveStaticLayer {
   readonly words: Uint32Array;
 }
 
+/** A kind's custom field schema as META lists it (the replay header's `fieldSchemas` entry). */
+export interface LiveFieldSchema {
+  readonly kind: string;
+  /** `[name, type]` of each field, in declaration order. */
+  readonly fields: ReadonlyArray<readonly [string, FieldType]>;
+  /** The kind's interned enum names so far (a stored enum value is a position here). */
+  readonly enumNames: readonly string[];
+}
+
 /** The body of META: every key optional, each a complete list that replaces the previous one. */
 export interface LiveMeta {
   readonly channels?: readonly LiveChannel[];
@@ -52,6 +69,11 @@ export interface LiveMeta {
   /** Texture names of 2D display records (`Recorder.texture`), by index. */
   readonly textures?: readonly string[];
   readonly staticLayers?: readonly LiveStaticLayer[];
+  /**
+   * Custom field schemas by schema index (a field block's schema number), with the enum names
+   * each kind interned so far: sent again whenever a kind declares fields or interns a name.
+   */
+  readonly fieldSchemas?: readonly LiveFieldSchema[];
 }
 
 /**
@@ -153,6 +175,7 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
       eventKinds?: string[];
       textures?: string[];
       staticLayers?: LiveStaticLayer[];
+      fieldSchemas?: LiveFieldSchema[];
     } = {};
     const channels = m.opt('channels');
     if (channels !== undefined) {
@@ -232,8 +255,63 @@ export function parseMeta(v: unknown, limits: LiveLimits, channelCount: number):
         return { name, primCount, words };
       });
     }
+    const fieldSchemas = m.opt('fieldSchemas');
+    if (fieldSchemas !== undefined) out.fieldSchemas = parseFieldSchemas(fieldSchemas, limits);
     return out;
   });
+}
+
+/**
+ * The `fieldSchemas` list of a META: each entry `{ kind, names, types, enumNames }` as in a replay
+ * header, checked by declaring it in a scratch `FieldSchemas` (kinds once each, 1 to 64 fields of
+ * distinct names and known types, at most 255 distinct enum names).
+ */
+function parseFieldSchemas(v: unknown, limits: LiveLimits): LiveFieldSchema[] {
+  const scratch = new FieldSchemas();
+  return asArray(v, 'meta.fieldSchemas', Math.min(MAX_FIELD_SCHEMAS, limits.maxKinds)).map((raw, i) => {
+    const path = `meta.fieldSchemas[${i}]`;
+    const m = MapReader.of(raw, path, ignored());
+    const kind = asString(m.req('kind'), `${path}.kind`, limits.maxStringLength);
+    if (scratch.ofKind(kind) !== undefined)
+      corrupt(`${path}.kind`, `${JSON.stringify(kind.slice(0, 64))} has two schemas`);
+    const names = asArray(m.req('names'), `${path}.names`, MAX_FIELDS_PER_KIND);
+    const types = asArray(m.req('types'), `${path}.types`, MAX_FIELDS_PER_KIND);
+    if (names.length !== types.length) corrupt(`${path}.types`, `${types.length} types for ${names.length} names`);
+    const fields = names.map(
+      (n, k) =>
+        [
+          asString(n, `${path}.names[${k}]`, limits.maxStringLength),
+          FIELD_TYPES[asInt(types[k], `${path}.types[${k}]`, 0, FIELD_TYPES.length - 1)],
+        ] as const,
+    );
+    const enumNames = asArray(m.req('enumNames'), `${path}.enumNames`, MAX_ENUM_NAMES).map((n, k) =>
+      asString(n, `${path}.enumNames[${k}]`, limits.maxStringLength),
+    );
+    let schema: ReturnType<FieldSchemas['declare']>;
+    try {
+      schema = scratch.declare(kind, fields);
+    } catch (e) {
+      corrupt(path, e instanceof Error ? e.message.replace(/^rewindable: /, '') : String(e));
+    }
+    enumNames.forEach((n, k) => {
+      if (schema.code(n) !== k)
+        corrupt(`${path}.enumNames[${k}]`, `${JSON.stringify(n.slice(0, 64))} is listed twice or not a name`);
+    });
+    return { kind, fields, enumNames };
+  });
+}
+
+/** The META `fieldSchemas` entries of `schemas` (the sender's side of `parseMeta`). */
+export function fieldSchemasBody(schemas: FieldSchemas): Array<Map<string, unknown>> {
+  return schemas.list().map(
+    (sc) =>
+      new Map<string, unknown>([
+        ['kind', sc.kind],
+        ['names', sc.fields.map((f) => f.name)],
+        ['types', Array.from(sc.types)],
+        ['enumNames', [...sc.enumNames]],
+      ]),
+  );
 }
 
 /** Reads a COMMAND body. @throws LiveError */

@@ -11,8 +11,12 @@ import { LiveError } from './LiveError';
 
 /** The protocol's name, in every hello. */
 export const LIVE_PROTOCOL = 'rewindable-live';
-/** The protocol version this code speaks (and the newest it accepts). */
-export const LIVE_PROTOCOL_VERSION = 1;
+/**
+ * The protocol version this code speaks (and the newest it accepts). 2: frames carry their custom
+ * field section and META the field schemas (a version-1 viewer would refuse those frames, so it is
+ * told to update); version-1 streams (no fields) are still read.
+ */
+export const LIVE_PROTOCOL_VERSION = 2;
 /** The frame word layout the frames follow: the replay file format's version. */
 export const LIVE_FORMAT_VERSION = REPLAY_FORMAT_VERSION;
 

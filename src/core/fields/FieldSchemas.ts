@@ -39,6 +39,18 @@ export class FieldSchemas {
   }
 
   /**
+   * Forgets every schema (a live viewer's store starting a new session). Schemas handed out before
+   * stay valid objects but are no longer this set's.
+   *
+   * @example
+   * schemas.clear(); // schemas.count === 0
+   */
+  public clear(): void {
+    this.all.length = 0;
+    this.byKind.clear();
+  }
+
+  /**
    * Declares the fields of `kind` (once; declaring the same fields again returns the same schema).
    * Configuration: a bad call throws and changes nothing.
    *

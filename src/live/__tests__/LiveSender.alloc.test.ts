@@ -42,6 +42,9 @@ describe('LiveSender: allocation', () => {
       qw = new Float32Array(n).fill(1);
     const columns = { ids, x, y, z, qx, qy, qz, qw };
     for (let i = 0; i < n; i++) ids[i] = i;
+    // Custom fields on every entity: the frames carry a field section, the META its schema.
+    const UNIT = rec.declareFields('crate', { health: 'f32', grounded: 'bool', state: 'enum' });
+    const fieldCols = [new Float32Array(n), new Uint8Array(n), new Uint8Array(n).fill(UNIT.code('idle'))];
     // Time as whole numbers, as the recorder's own allocation test does: a fractional time passed to
     // a beginFrame that V8 did not inline is boxed by the caller (the test), not by the recorder.
     const clock = new Int32Array(1);
@@ -53,6 +56,7 @@ describe('LiveSender: allocation', () => {
         y[i] = (i * 7) % 300;
       }
       rec.entityColumns(n, columns);
+      rec.fieldColumns(UNIT, n, ids, fieldCols);
       rec.endFrame();
     };
     // Kinds and labels, given once the lives exist (descriptions waiting for a life make the

@@ -10,7 +10,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { loadReplay } from 'rewindable';
+import { loadReplay, Playback } from 'rewindable';
 import { LiveServer } from '../../src/live/server/LiveServer';
 import type { LiveHook } from '../../demo/src/liveViewer';
 import { type DemoPage, launchBrowser, need, openPage, watchPages } from './browser';
@@ -111,6 +111,64 @@ async function recordedBoth(
     { ids, f: frame },
   );
   return { ids, game: g.map(strip), viewer: v.map(strip) }; // handles are each side's own
+}
+
+/** An agent's custom fields at `frame` as a page's overlay reads them (`playback.fields`; enum values by name). */
+async function agentFields(
+  page: Page,
+  hook: '__demo' | '__viewer',
+  id: number,
+  frame: number,
+): Promise<{ handle: number; fields: Record<string, number | string | null> }> {
+  return page.evaluate(
+    ([h, i, f]) => {
+      const pb = (window as unknown as Record<string, E2EWindow['__demo']>)[h].overlay.playback;
+      let handle = -1;
+      pb.lifetimes.forEach((x) => {
+        if (pb.lifetimes.id(x) === i && pb.lifetimes.presentAt(x, f)) handle = x;
+      });
+      const out = new Float64Array(3);
+      const fields: Record<string, number | string | null> = {};
+      if (handle >= 0)
+        for (const info of pb.fields.schemaOf(handle)) {
+          pb.fields.valueAt(handle, info.index, f, out);
+          fields[info.name] = info.type === 'enum' ? (pb.fields.enumName(handle, info.index, out[0]) ?? null) : out[0];
+        }
+      return { handle, fields };
+    },
+    [hook, id, frame] as const,
+  );
+}
+
+/**
+ * The viewer's inspector, opened on an agent at the paused frame `at`, shows the custom fields the
+ * game recorded there (they came over the stream). Returns the agent's id and its fields.
+ */
+async function inspectorShowsFields(
+  game: Page,
+  viewer: Page,
+  at: number,
+): Promise<{ id: number; fields: Record<string, number | string | null> }> {
+  const id = await game.evaluate(() => (window as unknown as E2EWindow).__demo.ids('agent')[0]);
+  const recorded = await agentFields(game, '__demo', id, at);
+  expect(Object.keys(recorded.fields), 'the game records fields on its agents').toEqual(
+    expect.arrayContaining(['health', 'state']),
+  );
+  const held = await agentFields(viewer, '__viewer', id, at);
+  expect(held.fields, `agent ${id}'s fields at frame ${at}, viewer vs game`).toEqual(recorded.fields);
+  await viewer.evaluate((h) => {
+    const o = (window as unknown as E2EWindow).__viewer.overlay;
+    o.select(h);
+    o.update(0);
+  }, held.handle);
+  const card = viewer.locator(`.rw-card[data-handle="${held.handle}"]`);
+  await card.locator('[data-field="field:health"]').first().waitFor({ timeout: 60_000 });
+  const text = async (field: string): Promise<string> =>
+    (await card.locator(`[data-field="${field}"]`).first().textContent()) ?? '';
+  expect(await text('frame'), 'the inspector shows the paused frame').toBe(String(at));
+  expect(Number(await text('field:health')), "the inspector's health").toBeCloseTo(Number(recorded.fields.health), 2);
+  expect(await text('field:state'), "the inspector's state").toBe(recorded.fields.state);
+  return { id, fields: recorded.fields };
 }
 
 /**
@@ -229,6 +287,7 @@ describe('through rewindable serve', () => {
     const game = need(pages.game, 'the game page').page;
     const viewer = need(pages.viewer, 'the viewer page').page;
     const at = await followThenPause(game, viewer);
+    const agent = await inspectorShowsFields(game, viewer, at);
     expect(
       server?.list().map((s) => s.game),
       'the server relays the session',
@@ -250,6 +309,19 @@ describe('through rewindable serve', () => {
     }, at);
     const replay = loadReplay(Buffer.from(base64, 'base64'));
     expect([replay.reader.oldestFrame, replay.reader.newestFrame], 'the frames saved').toEqual([at - 10, at]);
+    // With the custom fields: the agent's, at the paused frame, as the game recorded them.
+    const pb = new Playback(replay.reader);
+    let saved = -1;
+    pb.lifetimes.forEach((h) => {
+      if (pb.lifetimes.id(h) === agent.id && pb.lifetimes.presentAt(h, at)) saved = h;
+    });
+    const out = new Float64Array(3);
+    const fromFile: Record<string, number | string | null> = {};
+    for (const info of pb.fields.schemaOf(saved)) {
+      pb.fields.valueAt(saved, info.index, at, out);
+      fromFile[info.name] = info.type === 'enum' ? (pb.fields.enumName(saved, info.index, out[0]) ?? null) : out[0];
+    }
+    expect(fromFile, `agent ${agent.id}'s fields in the saved range`).toEqual(agent.fields);
 
     // Following again jumps back to the newest frame.
     await viewer.locator('[data-id="live-follow"]').click();

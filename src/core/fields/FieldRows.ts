@@ -63,8 +63,13 @@ export class FieldRows {
   public readonly f32: Float32Array[];
   /** Int columns of i32 and entity fields. */
   public readonly i32: Int32Array[];
-  /** Byte columns of u8, bool and enum fields. */
+  /** Byte columns of u8, bool and enum fields (their length a multiple of 32; a bool byte is true when nonzero). */
   public readonly u8: Uint8Array[];
+  /**
+   * Each column's bytes as 32-bit words (made when the column is): `endFrame` copies a column
+   * into the frame a word at a time, 4 bytes of a byte column or one f32 as its bits.
+   */
+  public readonly w32: Uint32Array[];
   private readonly types: Uint8Array;
   private readonly slots: number;
   private static readonly EMPTY_F = new Float32Array(0);
@@ -85,17 +90,37 @@ export class FieldRows {
     this.f32 = [];
     this.i32 = [];
     this.u8 = [];
+    this.w32 = [];
     for (let f = 0; f < this.types.length; f++) {
-      const t = this.types[f];
-      this.f32.push(
-        t === FIELD_F32 || t === FIELD_VEC3
-          ? new Float32Array(capacity * (t === FIELD_VEC3 ? 3 : 1))
-          : FieldRows.EMPTY_F,
-      );
-      this.i32.push(t === FIELD_I32 || t === FIELD_ENTITY ? new Int32Array(capacity) : FieldRows.EMPTY_I);
-      this.u8.push(
-        t === FIELD_U8 || t === FIELD_BOOL || t === FIELD_ENUM ? new Uint8Array(capacity) : FieldRows.EMPTY_B,
-      );
+      this.f32.push(FieldRows.EMPTY_F);
+      this.i32.push(FieldRows.EMPTY_I);
+      this.u8.push(FieldRows.EMPTY_B);
+      this.w32.push(FieldRows.EMPTY_W);
+      this.makeColumn(f, capacity, false);
+    }
+  }
+
+  private static readonly EMPTY_W = new Uint32Array(0);
+
+  /** (Re)allocates column `f` for `cap` rows, keeping its values when `keep`, with its word view. */
+  private makeColumn(f: number, cap: number, keep: boolean): void {
+    const t = this.types[f];
+    if (t === FIELD_F32 || t === FIELD_VEC3) {
+      const c = new Float32Array(cap * (t === FIELD_VEC3 ? 3 : 1));
+      if (keep) c.set(this.f32[f]);
+      this.f32[f] = c;
+      this.w32[f] = new Uint32Array(c.buffer);
+    } else if (t === FIELD_I32 || t === FIELD_ENTITY) {
+      const c = new Int32Array(cap);
+      if (keep) c.set(this.i32[f]);
+      this.i32[f] = c;
+      this.w32[f] = new Uint32Array(c.buffer);
+    } else {
+      // Whole words of 32 bytes: bools are packed from 8 words at a time.
+      const c = new Uint8Array((cap + 31) & ~31);
+      if (keep) c.set(this.u8[f]);
+      this.u8[f] = c;
+      this.w32[f] = new Uint32Array(c.buffer);
     }
   }
 
@@ -252,22 +277,7 @@ export class FieldRows {
     const rowBad = new Uint8Array(cap);
     rowBad.set(this.rowBad);
     this.rowBad = rowBad;
-    for (let f = 0; f < this.types.length; f++) {
-      const t = this.types[f];
-      if (t === FIELD_F32 || t === FIELD_VEC3) {
-        const c = new Float32Array(cap * (t === FIELD_VEC3 ? 3 : 1));
-        c.set(this.f32[f]);
-        this.f32[f] = c;
-      } else if (t === FIELD_I32 || t === FIELD_ENTITY) {
-        const c = new Int32Array(cap);
-        c.set(this.i32[f]);
-        this.i32[f] = c;
-      } else {
-        const c = new Uint8Array(cap);
-        c.set(this.u8[f]);
-        this.u8[f] = c;
-      }
-    }
+    for (let f = 0; f < this.types.length; f++) this.makeColumn(f, cap, true);
   }
 
   /**
@@ -461,10 +471,7 @@ export class FieldRows {
     this.grow(r0 + len);
     const c = this.u8[f];
     c.set(column, r0);
-    if (t === FIELD_BOOL) {
-      for (let i = r0; i < r0 + count; i++) if (c[i] > 1) c[i] = 1;
-      return 0;
-    }
+    // A bool byte stays as given: any nonzero byte is true (the frame's bit is set at endFrame).
     if (t !== FIELD_ENUM) return 0;
     const names = this.schema.enumNames.length;
     let bad = 0;

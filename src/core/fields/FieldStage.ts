@@ -53,6 +53,8 @@ export class FieldStage {
   public repaired = 0;
   /** Whether the last `write` dropped rows over the budget. */
   public overBudget = false;
+  /** Set by `orderRows`: its order is the staging order (row q is block row q). */
+  private inOrder = false;
   private readonly bySchema: Array<FieldRows | undefined> = [];
   /** Schemas with rows this frame, in first-use order: `touched[0..touchedCount)` (an array's length set to 0 may free its storage). */
   private readonly touched: FieldRows[] = [];
@@ -281,7 +283,7 @@ export class FieldStage {
           );
         if (k === 0) continue;
       }
-      w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys);
+      w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, this.inOrder);
       this.assignKinds(target.u32, entityBase, entities, rows, k);
     }
     return w - start;
@@ -340,6 +342,8 @@ export class FieldStage {
       prev = e;
       order[k++] = r;
     }
+    // Sorted with no row dropped: row q is block row q.
+    this.inOrder = sorted && k === n;
     if (sorted) return k;
     // Rows out of entity order (a columns call before per-entity calls): sort by kept index.
     // Staged entities are unique per row, so kept indices are distinct.

@@ -62,6 +62,8 @@ export class FieldStage {
   /** Row of each staged entity in its schema's rows (-1: none), and that schema's index. */
   private readonly entityRow: Int32Array;
   private readonly entitySchema: Int32Array;
+  /** The highest staged entity index given a row this frame (-1: none). */
+  private highIndex = -1;
   /** Scratch: matches of a columns call, keys and order of a write. */
   private match: Int32Array;
   private keys: Float64Array;
@@ -90,11 +92,10 @@ export class FieldStage {
   /** Starts a frame with nothing staged. */
   public begin(): void {
     const t = this.touched;
-    for (let s = 0; s < this.touchedCount; s++) {
-      const rows = t[s];
-      for (let r = 0; r < rows.count; r++) this.entityRow[rows.rows[r]] = -1;
-      rows.reset();
-    }
+    for (let s = 0; s < this.touchedCount; s++) t[s].reset();
+    // One fill up to the highest staged entity with a row, not a write per row.
+    if (this.highIndex >= 0) this.entityRow.fill(-1, 0, this.highIndex + 1);
+    this.highIndex = -1;
     this.touchedCount = 0;
     this.repaired = 0;
   }
@@ -191,6 +192,7 @@ export class FieldStage {
       entitySchema[start + i] = schemaIndex;
     }
     rows.count = r0 + c;
+    if (start + c - 1 > this.highIndex) this.highIndex = start + c - 1;
     return true;
   }
 
@@ -377,6 +379,7 @@ export class FieldStage {
     if (rows.count === 0) this.touch(rows);
     const nr = rows.add(index);
     this.entityRow[index] = nr;
+    if (index > this.highIndex) this.highIndex = index;
     this.entitySchema[index] = rows.schema.index;
     return nr;
   }

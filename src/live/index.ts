@@ -27,7 +27,7 @@ export {
 } from './LiveTransport';
 export { LiveValidator } from './LiveValidator';
 export { DEFAULT_LIVE_VIEWER_OPTIONS, LiveViewer, type LiveViewerOptions } from './LiveViewer';
-export type { LiveChannel, LiveMeta, LiveStaticLayer } from './messages';
+export type { LiveChannel, LiveFieldSchema, LiveMeta, LiveStaticLayer } from './messages';
 export {
   DEFAULT_LIVE_LIMITS,
   FRAME_PADDING_BYTES,

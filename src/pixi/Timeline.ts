@@ -20,9 +20,11 @@ import { bytesBarText, dtBarText, frameTimeText, markerText, TimelineTooltip } f
  * - Drag the in/out handles to move the range's ends (`TimeControl.setRange`).
  * - `[-]`/`[+]` (or `setCollapsed`) folds the lanes into one.
  *
- * The lanes and the ruler are drawn into one pixel image (`TimelinePixels`) and redrawn only when
- * the markers (`markers.version`), the frames held, the view, the range or the size changed; a
- * moving playhead only moves two display objects. `TimelinePointer` handles the pointer and wheel.
+ * The lanes and the ruler are drawn into one pixel image (`TimelinePixels`), each part into its
+ * own rows and only when what it shows changed: the ruler when the view or the in/out range moved,
+ * the marker lanes when the view or the markers (`markers.version`) changed, the dt and bytes lanes
+ * when the view or the frames held changed (their values cached per frame by `TimelineLanes`);
+ * only the rows redrawn are uploaded. A moving playhead only moves its display objects. `TimelinePointer` handles the pointer and wheel.
  *
  * Size: the drawing, zoom, lanes, ruler, tooltip and pointer live in their own files; what stays is
  * the one place that decides what is redrawn when (a changed frame must cost one comparison).
@@ -68,6 +70,8 @@ export class Timeline {
   /** The view as of the last redraw: start, end, x, width, zoomed (read per tick without getters). */
   private readonly view = new Float64Array(5);
   private readonly headPosition = new Float64Array(1);
+  /** Rows of the pixel image: the marker lanes' [start, end), then the bar lanes' [start, end). */
+  private readonly rows = new Int32Array(4);
   private hoverX = Number.NaN;
   private hoverY = Number.NaN;
 
@@ -266,6 +270,14 @@ export class Timeline {
       });
     }
     this.pixels.resize(width + 1, bands);
+    const rows = this.rows;
+    rows[0] = rows[2] = this.pixels.height;
+    rows[1] = rows[3] = 0;
+    for (const lane of this.laneList) {
+      const k = lane.type === LaneType.MARKERS ? 0 : 2;
+      rows[k] = Math.min(rows[k], lane.row);
+      rows[k + 1] = Math.max(rows[k + 1], lane.row + lane.rows);
+    }
     this.pixels.root.position.set(x0, 0);
     this.ruler.labels.position.set(x0, 0);
     this.label.position.set(x0, -18);
@@ -288,15 +300,10 @@ export class Timeline {
     const t = playback.time;
     const rin = t.hasRange ? t.rangeIn : -1;
     const rout = t.hasRange ? t.rangeOut : -2;
-    if (
-      this.scale.version !== this.drawnView ||
-      playback.markers.version !== this.drawnMarkers ||
-      rin !== this.drawnIn ||
-      rout !== this.drawnOut ||
-      playback !== this.drawnPb
-    ) {
-      this.redraw(playback, rin, rout);
-    }
+    const viewChanged = this.scale.version !== this.drawnView || playback !== this.drawnPb;
+    const markersChanged = viewChanged || playback.markers.version !== this.drawnMarkers;
+    const rangeChanged = viewChanged || rin !== this.drawnIn || rout !== this.drawnOut;
+    if (markersChanged || rangeChanged) this.redraw(playback, rin, rout, viewChanged, markersChanged, rangeChanged);
     const visible = r.frameCount > 0;
     this.head.visible = visible;
     this.headLine.visible = visible;
@@ -339,7 +346,19 @@ export class Timeline {
     return null;
   }
 
-  private redraw(pb: Playback, rin: number, rout: number): void {
+  /**
+   * Redraws what changed into its rows of the pixels and uploads those rows only: the ruler and the
+   * range when the range moved, the marker lanes when markers came or went, everything (the bars
+   * read from the lanes' per-frame cache) when the view moved.
+   */
+  private redraw(
+    pb: Playback,
+    rin: number,
+    rout: number,
+    viewChanged: boolean,
+    markersChanged: boolean,
+    rangeChanged: boolean,
+  ): void {
     const scale = this.scale;
     this.drawnView = scale.version;
     this.drawnMarkers = pb.markers.version;
@@ -354,12 +373,30 @@ export class Timeline {
     v[3] = scale.width;
     v[4] = scale.zoomed ? 1 : 0;
     const px = this.pixels;
-    px.clear();
-    this.ruler.draw(px, scale, pb.reader, rin, rout);
-    this.lanes.draw(px, this.laneList, scale, pb);
-    px.commit();
-    this.drawRange(rin, rout);
-    this.placeHead();
+    const rows = this.rows;
+    let r0 = px.height;
+    let r1 = 0;
+    if (rangeChanged) {
+      px.clearRows(0, TimelineRuler.IMAGE_ROWS);
+      this.ruler.draw(px, scale, pb.reader, rin, rout);
+      r0 = 0;
+      r1 = TimelineRuler.IMAGE_ROWS;
+      this.drawRange(rin, rout);
+    }
+    if (markersChanged && rows[1] > rows[0]) {
+      px.clearRows(rows[0], rows[1]);
+      this.lanes.drawMarkerLanes(px, this.laneList, scale, pb);
+      r0 = Math.min(r0, rows[0]);
+      r1 = Math.max(r1, rows[1]);
+    }
+    if (viewChanged && rows[3] > rows[2]) {
+      px.clearRows(rows[2], rows[3]);
+      this.lanes.drawBarLanes(px, this.laneList, scale, pb);
+      r0 = Math.min(r0, rows[2]);
+      r1 = Math.max(r1, rows[3]);
+    }
+    px.commitRows(r0, r1);
+    if (viewChanged) this.placeHead();
     if (!Number.isNaN(this.hoverX)) this.hover(this.hoverX, this.hoverY);
   }
 

@@ -121,8 +121,9 @@ export function laneLayout(height: number, collapsed: boolean, colors: LaneColor
 /**
  * Draws the lanes into the timeline's pixels for the visible frames: markers (several on one
  * column drawn once), the dt bars (hitches in their own colour) and the byte bars (over-budget
- * frames in theirs). Also answers "which marker is at x in this lane" for the tooltips. Scratch
- * arrays are grown only when the width grows.
+ * frames in theirs). Also answers "which marker is at x in this lane" for the tooltips. The dt, size and
+ * over-budget flag of each frame held are cached (read from the ring once per frame), so a redraw
+ * of a new view reads typed arrays only.
  *
  * @internal Part of `Timeline`.
  *
@@ -131,8 +132,10 @@ export function laneLayout(height: number, collapsed: boolean, colors: LaneColor
  * lanes.draw(pixels, laneLayout(76, false, colors, 4), scale, playback);
  */
 export class TimelineLanes {
-  private columns = new Float32Array(0);
-  private flags = new Uint8Array(0);
+  /** Per frame held (index: frame − oldest held): recorded dt, bytes, over budget (1); read once per frame. */
+  private frameDt = new Float32Array(0);
+  private frameBytes = new Float32Array(0);
+  private frameOver = new Uint8Array(0);
   private readonly markerPixels: Uint32Array;
   private readonly dtPixel: number;
   private readonly hitchPixel: number;
@@ -165,9 +168,13 @@ export class TimelineLanes {
 
   /** Draws every lane into its rows of the pixels. */
   public draw(px: TimelinePixels, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
+    this.drawMarkerLanes(px, lanes, scale, pb);
+    this.drawBarLanes(px, lanes, scale, pb);
+  }
+
+  /** Draws the marker lanes into their rows (the rows are not cleared first). */
+  public drawMarkerLanes(px: TimelinePixels, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
     if (scale.newest < scale.oldest) return;
-    if (scale.oldest !== this.measuredLo || scale.newest !== this.measuredHi || pb !== this.measuredPb)
-      this.measure(pb, scale);
     this.kindTop.fill(-1);
     let shared = -1;
     for (let i = 0; i < lanes.length; i++) {
@@ -186,9 +193,15 @@ export class TimelineLanes {
     } else {
       this.drawMarkers(px, scale, pb, -1);
     }
+  }
+
+  /** Draws the dt and bytes lanes into their rows (the rows are not cleared first). */
+  public drawBarLanes(px: TimelinePixels, lanes: readonly TimelineLane[], scale: TimelineScale, pb: Playback): void {
+    if (scale.newest < scale.oldest) return;
+    this.measure(pb, scale);
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      if (lane.type !== LaneType.MARKERS) this.drawBars(px, lane.row, lane, scale, pb);
+      if (lane.type !== LaneType.MARKERS) this.drawBars(px, lane.row, lane, scale);
     }
   }
 
@@ -221,35 +234,70 @@ export class TimelineLanes {
     return n;
   }
 
-  /** Typical dt (mean of the frames not over twice the mean) and largest size, over the frames held. */
+  /**
+   * Reads the dt, size and over-budget flag of the frames held into the per-frame cache (only the
+   * frames new since the last call when the held range moved forward on the same playback), then
+   * the typical dt (mean of the frames not over twice the mean) and the largest size.
+   */
   private measure(pb: Playback, scale: TimelineScale): void {
+    const lo = scale.oldest;
+    const hi = scale.newest;
+    if (lo === this.measuredLo && hi === this.measuredHi && pb === this.measuredPb) return;
     const r = pb.reader;
+    const n = hi - lo + 1;
+    if (this.frameDt.length < n) {
+      const cap = Math.max(n, this.frameDt.length * 2);
+      this.frameDt = new Float32Array(cap);
+      this.frameBytes = new Float32Array(cap);
+      this.frameOver = new Uint8Array(cap);
+      this.measuredPb = null;
+    }
+    const dts = this.frameDt;
+    const sizes = this.frameBytes;
+    const over = this.frameOver;
+    let from = lo;
+    if (pb === this.measuredPb && lo >= this.measuredLo && lo <= this.measuredHi + 1 && hi >= this.measuredHi) {
+      // The window moved forward: keep what was read, read the new frames only.
+      const shift = lo - this.measuredLo;
+      const kept = this.measuredHi - lo + 1;
+      if (shift > 0 && kept > 0) {
+        dts.copyWithin(0, shift, shift + kept);
+        sizes.copyWithin(0, shift, shift + kept);
+        over.copyWithin(0, shift, shift + kept);
+      }
+      from = this.measuredHi + 1;
+    }
+    for (let f = from; f <= hi; f++) {
+      const i = f - lo;
+      dts[i] = r.dtOf(f);
+      sizes[i] = r.bytesOf(f);
+      over[i] = r.overBudgetOf(f) !== 0 ? 1 : 0;
+    }
     let sum = 0;
-    let n = 0;
+    let count = 0;
     let maxBytes = 0;
-    for (let f = scale.oldest; f <= scale.newest; f++) {
-      const dt = r.dtOf(f);
+    for (let i = 0; i < n; i++) {
+      const dt = dts[i];
       if (dt > 0) {
         sum += dt;
-        n++;
+        count++;
       }
-      const b = r.bytesOf(f);
-      if (b > maxBytes) maxBytes = b;
+      if (sizes[i] > maxBytes) maxBytes = sizes[i];
     }
-    const mean = n > 0 ? sum / n : 0;
+    const mean = count > 0 ? sum / count : 0;
     sum = 0;
-    n = 0;
-    for (let f = scale.oldest; f <= scale.newest; f++) {
-      const dt = r.dtOf(f);
+    count = 0;
+    for (let i = 0; i < n; i++) {
+      const dt = dts[i];
       if (dt > 0 && dt <= mean * 2) {
         sum += dt;
-        n++;
+        count++;
       }
     }
-    this.typicalDt = n > 0 ? sum / n : mean;
+    this.typicalDt = count > 0 ? sum / count : mean;
     this.maxBytes = maxBytes;
-    this.measuredLo = scale.oldest;
-    this.measuredHi = scale.newest;
+    this.measuredLo = lo;
+    this.measuredHi = hi;
     this.measuredPb = pb;
   }
 
@@ -266,73 +314,85 @@ export class TimelineLanes {
     const narrow = ppf >= 4 ? 3 : 1;
     const kinds = m.kinds;
     const frames = m.frames;
-    for (let i = 0; i < m.count; i++) {
+    // The markers before `bookmarkStart` are sorted by frame: start at the first one shown.
+    const sorted = m.bookmarkStart;
+    let a = 0;
+    let b = sorted;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (frames[mid] < first) a = mid + 1;
+      else b = mid;
+    }
+    for (let i = a; i < m.count; i++) {
+      const f = frames[i];
+      if (f > last) {
+        if (i < sorted) {
+          i = sorted - 1;
+          continue;
+        }
+        continue;
+      }
+      if (f < first) continue;
       const kind = kinds[i];
       if (only >= 0 && kind !== only) continue;
       const y = tops[kind];
       if (y < 0) continue;
-      const f = frames[i];
-      if (f < first || f > last) continue;
       const wide = kind === MarkerKind.BOOKMARK ? 2 : narrow;
       const x = Math.round((f - start) * ppf);
       px.rect(x - (wide >> 1), y, wide, heights[kind], pixels[kind]);
     }
   }
 
-  private drawBars(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale, pb: Playback): void {
-    const r = pb.reader;
+  private drawBars(px: TimelinePixels, y: number, lane: TimelineLane, scale: TimelineScale): void {
     const dt = lane.type === LaneType.DT;
+    const values = dt ? this.frameDt : this.frameBytes;
+    const over = this.frameOver;
     const h = lane.rows;
     const full = dt ? this.typicalDt * 3 : this.maxBytes;
     if (!(full > 0)) return;
-    const hitch = this.typicalDt * 2;
+    const hitch = dt ? this.typicalDt * 2 : Number.POSITIVE_INFINITY;
     const ppf = scale.pixelsPerFrame;
     const start = scale.start;
-    const lo = Math.max(scale.oldest, Math.floor(scale.start));
-    const hi = Math.min(scale.newest, Math.ceil(scale.end));
+    const base = this.measuredLo;
+    const lo = Math.max(scale.oldest, Math.floor(scale.start)) - base;
+    const hi = Math.min(scale.newest, Math.ceil(scale.end)) - base;
+    const normal = dt ? this.dtPixel : this.bytesPixel;
+    const special = dt ? this.hitchPixel : this.overPixel;
+    const first = (base - start) * ppf;
     if (ppf >= 2) {
       // One bar per frame.
       const bw = Math.max(1, Math.floor(ppf) - 1);
-      for (let f = lo; f <= hi; f++) {
-        const v = dt ? r.dtOf(f) : r.bytesOf(f);
+      for (let i = lo; i <= hi; i++) {
+        const v = values[i];
         if (!(v > 0)) continue;
         const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
-        const special = dt ? v > hitch : r.overBudgetOf(f) !== 0;
-        px.rect(
-          Math.round((f - start) * ppf) - (bw >> 1),
-          y + h - bh,
-          bw,
-          bh,
-          special ? (dt ? this.hitchPixel : this.overPixel) : dt ? this.dtPixel : this.bytesPixel,
-        );
+        const flagged = v > hitch || (!dt && over[i] !== 0);
+        px.rect(Math.round(first + i * ppf) - (bw >> 1), y + h - bh, bw, bh, flagged ? special : normal);
       }
       return;
     }
-    // Several frames a column: the largest value of each column, flagged when any frame is special.
+    // Several frames a column (frames run left to right, so a column's frames are consecutive):
+    // the largest value of each column, flagged when any of its frames is special.
     const w = px.width;
-    if (this.columns.length < w) {
-      this.columns = new Float32Array(w);
-      this.flags = new Uint8Array(w);
-    }
-    const cols = this.columns;
-    const fl = this.flags;
-    cols.fill(0, 0, w);
-    fl.fill(0, 0, w);
-    for (let f = lo; f <= hi; f++) {
-      const v = dt ? r.dtOf(f) : r.bytesOf(f);
+    let col = -1;
+    let top = 0;
+    let flag = false;
+    for (let i = lo; i <= hi + 1; i++) {
+      const c = i <= hi ? Math.round(first + i * ppf) : w;
+      if (c !== col) {
+        if (col >= 0 && col < w && top > 0) {
+          const bh = Math.max(1, Math.min(h, Math.ceil((top / full) * h)));
+          px.vline(col, y + h - bh, y + h, flag ? special : normal);
+        }
+        col = c;
+        top = 0;
+        flag = false;
+      }
+      if (i > hi) break;
+      const v = values[i];
       if (!(v > 0)) continue;
-      const c = Math.round((f - start) * ppf);
-      if (c < 0 || c >= w) continue;
-      if (v > cols[c]) cols[c] = v;
-      if (dt ? v > hitch : r.overBudgetOf(f) !== 0) fl[c] = 1;
-    }
-    const normal = dt ? this.dtPixel : this.bytesPixel;
-    const special = dt ? this.hitchPixel : this.overPixel;
-    for (let c = 0; c < w; c++) {
-      const v = cols[c];
-      if (v === 0) continue;
-      const bh = Math.max(1, Math.min(h, Math.ceil((v / full) * h)));
-      px.vline(c, y + h - bh, y + h, fl[c] !== 0 ? special : normal);
+      if (v > top) top = v;
+      if (v > hitch || (!dt && over[i] !== 0)) flag = true;
     }
   }
 }

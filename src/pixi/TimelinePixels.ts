@@ -29,7 +29,7 @@ export function pixelOf(rgb: number): number {
  * px.resize(1000, [{ row: 0, rows: 1, y: 16, height: 8 }]);
  * px.clear();
  * px.rect(10, 0, 1, 1, pixelOf(0xff453a)); // a marker across the 8-pixel lane
- * px.commit();
+ * px.commit(); // or px.commitRows(0, 1): only the rows redrawn
  */
 export class TimelinePixels {
   /** The bands' sprites, in local coordinates of the frame area. */
@@ -85,6 +85,13 @@ export class TimelinePixels {
     this.data.fill(0);
   }
 
+  /** Makes the pixels of rows `[row0, row1)` transparent. */
+  public clearRows(row0: number, row1: number): void {
+    const a = row0 < 0 ? 0 : row0;
+    const b = row1 > this.h ? this.h : row1;
+    if (b > a) this.data.fill(0, a * this.w, b * this.w);
+  }
+
   /** A vertical line at column x from row y0 to row y1 (exclusive), clipped. */
   public vline(x: number, y0: number, y1: number, pixel: number): void {
     const cx = x | 0;
@@ -116,9 +123,19 @@ export class TimelinePixels {
     return this.data[(y | 0) * this.w + (x | 0)];
   }
 
-  /** Uploads the image on the next render. */
+  /** Uploads the whole image. */
   public commit(): void {
     this.source?.update();
+  }
+
+  /**
+   * Uploads rows `[row0, row1)` only (one texture upload of that span): what a redraw of some lanes
+   * changed, without the bytes of the others.
+   */
+  public commitRows(row0: number, row1: number): void {
+    const a = row0 < 0 ? 0 : row0;
+    const b = row1 > this.h ? this.h : row1;
+    if (b > a) this.source?.update(a * this.w, b * this.w);
   }
 
   public destroy(): void {

@@ -38,6 +38,8 @@ export class TimelinePixels {
   private source: BufferImageSource | null = null;
   private w = 0;
   private h = 0;
+  /** Rows of the last upload: first, end (for tests and tools). */
+  private readonly uploaded = new Int32Array(2);
 
   public constructor() {
     this.root.eventMode = 'none';
@@ -125,7 +127,14 @@ export class TimelinePixels {
 
   /** Uploads the whole image. */
   public commit(): void {
+    this.uploaded[0] = 0;
+    this.uploaded[1] = this.h;
     this.source?.update();
+  }
+
+  /** The rows `[first, end)` of the last upload (for tests and tools). */
+  public get uploadedRows(): readonly [number, number] {
+    return [this.uploaded[0], this.uploaded[1]];
   }
 
   /**
@@ -135,7 +144,10 @@ export class TimelinePixels {
   public commitRows(row0: number, row1: number): void {
     const a = row0 < 0 ? 0 : row0;
     const b = row1 > this.h ? this.h : row1;
-    if (b > a) this.source?.update(a * this.w, b * this.w);
+    if (b <= a) return;
+    this.uploaded[0] = a;
+    this.uploaded[1] = b;
+    this.source?.update(a * this.w, b * this.w);
   }
 
   public destroy(): void {

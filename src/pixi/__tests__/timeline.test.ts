@@ -206,6 +206,32 @@ describe('timeline zoom, pan and range', () => {
     overlay.update(0);
     expect(tl.markerRedrawCount).toBe(n + 2);
   });
+
+  it('redraws and uploads only the rows of the part that changed, and the bars stay right after zoom', async () => {
+    const { overlay } = await recorded();
+    const tl = overlay.timeline;
+    const px = (tl as unknown as { pixels: { uploadedRows: readonly [number, number]; height: number } }).pixels;
+    const markerRows = tl.laneLayout.filter((l) => l.type === LaneType.MARKERS);
+    const first = markerRows[0].row;
+    const end = markerRows[markerRows.length - 1].row + 1;
+    overlay.playback.bookmarks.add(30, 'here');
+    overlay.update(0);
+    expect(px.uploadedRows).toEqual([first, end]);
+    overlay.playback.time.markIn(20);
+    overlay.update(0);
+    expect(px.uploadedRows).toEqual([0, first]);
+    tl.zoomAt(tl.barX + 20, 4);
+    overlay.update(0);
+    expect(px.uploadedRows).toEqual([0, px.height]);
+    tl.resetZoom();
+    overlay.update(0);
+    const pixels = (tl as unknown as { pixels: { pixelAt(x: number, y: number): number } }).pixels;
+    const dtLane = tl.laneLayout.find((l) => l.type === LaneType.DT);
+    if (dtLane === undefined) throw new Error('no dt lane');
+    const col = (f: number): number => Math.round(tl.xOf(f) - tl.barX);
+    expect(pixels.pixelAt(col(60), dtLane.row)).toBe(pixelOf(0xff6b3d));
+    expect(pixels.pixelAt(col(30), dtLane.row + dtLane.rows - 1)).toBe(pixelOf(0x5e9ed6));
+  });
 });
 
 describe('onion skin and trail', () => {

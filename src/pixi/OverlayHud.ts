@@ -56,6 +56,8 @@ export class OverlayHud {
   private infoHandle = -1;
   private infoPlayback: Playback | null = null;
   private infoMode = '';
+  /** Whether the readout names the entity and its life (false while an inspector shows them). */
+  private infoDetail = true;
 
   /** `onResize` is called when a layout finds a new screen size (the camera must be re-applied). */
   public constructor(
@@ -130,6 +132,16 @@ export class OverlayHud {
     this.layout(true);
   }
 
+  /**
+   * Whether the readout names the entity and its frames (true, the default) or only the camera mode
+   * (false: an entity inspector shows the rest).
+   */
+  public setInfoDetail(on: boolean): void {
+    if (on === this.infoDetail) return;
+    this.infoDetail = on;
+    if (this.infoHandle >= 0) this.showInfo(this.infoHandle, this.infoPlayback);
+  }
+
   /** Shows the readout of the entity `handle` of `playback` (-1 or no playback clears it). */
   public showInfo(handle: number, playback: Playback | null): void {
     if (handle < 0 || playback === null) {
@@ -141,6 +153,11 @@ export class OverlayHud {
     this.infoHandle = handle;
     this.infoPlayback = playback;
     this.infoMode = this.ctx.camera.mode;
+    if (!this.infoDetail) {
+      this.info.setText(`camera: ${this.ctx.camera.mode}`);
+      this.layout(true);
+      return;
+    }
     const lt = playback.lifetimes;
     const kind = lt.kind(handle);
     const label = lt.label(handle);

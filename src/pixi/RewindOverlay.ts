@@ -376,6 +376,15 @@ export class RewindOverlay {
     this.hud.setHelpIntro(line);
   }
 
+  /**
+   * Whether the selection readout (top left) names the entity, its kind, label and frames (true, the
+   * default) or only the camera mode (false). An entity inspector sets false while its panel is
+   * shown, since it shows those.
+   */
+  public setSelectionDetail(on: boolean): void {
+    this.hud.setInfoDetail(on);
+  }
+
   /** Shows or hides the key help; `onChange` listeners hear of it (a page's own HUD can step aside). */
   public toggleHelp(show = !this.help.root.visible): void {
     this.hud.toggleHelp(show);

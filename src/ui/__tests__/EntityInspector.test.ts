@@ -141,6 +141,27 @@ describe('EntityInspector', () => {
     expect(inspector.isOpen).toBe(false);
   });
 
+  it('leaves the overlay readout only the camera mode while open (it shows the rest), all of it otherwise', async () => {
+    const { game, overlay, inspector } = await make();
+    run(game, overlay, 40);
+    const h = handleOf(overlay, 2);
+    show(game, overlay, inspector, 30);
+    overlay.select(h);
+    inspector.update();
+    expect(inspector.isOpen).toBe(true);
+    expect(overlay.info.text.text).toBe(`camera: ${overlay.camera.mode}`);
+    // The key help hides the inspector: the readout names the entity again.
+    overlay.toggleHelp(true);
+    inspector.update();
+    expect(overlay.info.text.text).toContain('id 2');
+    overlay.toggleHelp(false);
+    inspector.update();
+    expect(overlay.info.text.text).not.toContain('id 2');
+    inspector.destroy();
+    expect(overlay.info.text.text).toContain('id 2');
+    expect(overlay.info.text.text).toContain('frames 0..');
+  });
+
   it('shows every custom field at the viewed frame: numbers, enum names, entity links, vectors, booleans', async () => {
     const { game, overlay, inspector } = await make();
     run(game, overlay, 60);

@@ -313,6 +313,8 @@ export class EntityInspector {
     if (open === this.root.hidden) {
       this.root.hidden = !open;
       this.layoutDirty = true;
+      // The overlay's readout drops what the panel shows (id, kind, label, frames) while it is open.
+      o.setSelectionDetail(!open);
     }
     if (!open) return;
     const pb = o.playback;
@@ -343,6 +345,7 @@ export class EntityInspector {
     this.overlay.app.ticker.remove(this.tick, this);
     if (typeof window !== 'undefined') window.removeEventListener('resize', this.onResize);
     if (this.options.helpLine.length > 0) this.overlay.setHelpIntro('');
+    this.overlay.setSelectionDetail(true);
     this.root.remove();
   }
 

@@ -1,5 +1,6 @@
 import { BitmapText, Container, Graphics, Rectangle, Sprite, Texture, type FederatedPointerEvent } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
+import { type FieldLaneSpec, TimelineFieldLanes } from './TimelineFieldLanes';
 import { laneLayout, LaneType, TimelineLanes, type TimelineLane } from './TimelineLanes';
 import { TimelinePixels } from './TimelinePixels';
 import { TimelinePointer } from './TimelinePointer';
@@ -7,6 +8,17 @@ import { TimelineRuler } from './TimelineRuler';
 import { TimelineScale } from './TimelineScale';
 import { DEFAULT_TIMELINE_STYLE, type TimelineStyle } from './TimelineStyle';
 import { bytesBarText, dtBarText, frameTimeText, markerText, TimelineTooltip } from './TimelineTooltip';
+
+/** Screen height of a field lane, and rows of the pixel image it uses (one per two pixels). */
+const FIELD_LANE_HEIGHT = 14;
+const FIELD_LANE_ROWS = 6;
+
+/** The tooltip of field lane `i` at frame `f`: its label, the frame, the value (or that it is absent). */
+function fieldLaneText(lanes: TimelineFieldLanes, i: number, f: number): string {
+  const spec = lanes.spec(i);
+  const v = lanes.valueAt(i, f);
+  return `${spec.label}\nframe ${f}: ${Number.isNaN(v) ? 'absent' : spec.format(v)}`;
+}
 
 /**
  * The scrub timeline along the bottom of the screen, as in a video editor: a ruler in frames and
@@ -19,6 +31,8 @@ import { bytesBarText, dtBarText, frameTimeText, markerText, TimelineTooltip } f
  * - Hover a marker for its frame, time, kind and entity; hover a bar for its dt or size.
  * - Drag the in/out handles to move the range's ends (`TimeControl.setRange`).
  * - `[-]`/`[+]` (or `setCollapsed`) folds the lanes into one.
+ * - `addFieldLane` adds a lane of a recorded field of one life (the entity inspector's "+ timeline"),
+ *   below the others; its "× remove" (or `removeFieldLane`) removes it.
  *
  * The lanes and the ruler are drawn into one pixel image (`TimelinePixels`), each part into its
  * own rows and only when what it shows changed: the ruler when the view or the in/out range moved,
@@ -56,6 +70,10 @@ export class Timeline {
   private readonly toggle: BitmapText;
   private readonly tooltip: TimelineTooltip;
   private laneList: TimelineLane[] = [];
+  private readonly fieldLanes = new TimelineFieldLanes();
+  /** Per field lane: its name and min/max over the frames shown, and its × (remove). */
+  private readonly fieldTexts: BitmapText[] = [];
+  private readonly fieldListeners = new Set<() => void>();
   private collapsedOn: boolean;
   private screenW = 0;
   private screenH = 0;
@@ -70,8 +88,8 @@ export class Timeline {
   /** The view as of the last redraw: start, end, x, width, zoomed (read per tick without getters). */
   private readonly view = new Float64Array(5);
   private readonly headPosition = new Float64Array(1);
-  /** Rows of the pixel image: the marker lanes' [start, end), then the bar lanes' [start, end). */
-  private readonly rows = new Int32Array(4);
+  /** Rows of the pixel image: the marker lanes' [start, end), the bar lanes', the field lanes'. */
+  private readonly rows = new Int32Array(6);
   private hoverX = Number.NaN;
   private hoverY = Number.NaN;
 
@@ -103,7 +121,6 @@ export class Timeline {
       this.label,
       this.rangeShade,
       this.headLine,
-      this.legend,
       this.handles,
       this.head,
       this.headTag,
@@ -111,6 +128,7 @@ export class Timeline {
     ]) {
       o.eventMode = 'none';
     }
+    this.legend.eventMode = 'passive';
     this.bar.eventMode = 'static';
     this.bar.cursor = 'pointer';
     this.toggle.eventMode = 'static';
@@ -160,7 +178,51 @@ export class Timeline {
 
   /** Height of the timeline's bar (ruler and lanes) now, pixels. */
   public get height(): number {
-    return this.collapsedOn ? this.style.collapsedHeight : this.style.height;
+    return (
+      (this.collapsedOn ? this.style.collapsedHeight : this.style.height) + this.fieldLanes.count * FIELD_LANE_HEIGHT
+    );
+  }
+
+  /**
+   * Adds a lane of a recorded field (one value of one life over the frames shown) at the bottom of
+   * the timeline: a bar graph between its min and max, or a strip of colours for codes, labelled, with
+   * its value at the hovered frame in the tooltip. Redrawn with the view. A lane's × removes it. The
+   * lane goes when another playback is shown. Returns false when a lane of that key is shown.
+   */
+  public addFieldLane(spec: FieldLaneSpec): boolean {
+    if (!this.fieldLanes.add(spec)) return false;
+    this.fieldLanesChanged();
+    return true;
+  }
+
+  /** Removes the field lane of `key`; false when none is shown. */
+  public removeFieldLane(key: string): boolean {
+    if (!this.fieldLanes.remove(key)) return false;
+    this.fieldLanesChanged();
+    return true;
+  }
+
+  /** Whether a field lane of `key` is shown. */
+  public hasFieldLane(key: string): boolean {
+    return this.fieldLanes.has(key);
+  }
+
+  /** The keys of the field lanes shown, top to bottom. */
+  public get fieldLaneKeys(): string[] {
+    const keys: string[] = [];
+    for (let i = 0; i < this.fieldLanes.count; i++) keys.push(this.fieldLanes.spec(i).key);
+    return keys;
+  }
+
+  /** The label texts of the field lanes (name and min–max of what they show; for tests and tools). */
+  public get fieldLaneTexts(): string[] {
+    return this.fieldTexts.filter((_, i) => i % 2 === 0).map((t) => t.text);
+  }
+
+  /** Calls `listener` when a field lane is added or removed; returns the unsubscribe. */
+  public onFieldLanesChange(listener: () => void): () => void {
+    this.fieldListeners.add(listener);
+    return () => this.fieldListeners.delete(listener);
   }
 
   /** Whether the lanes are folded into one. */
@@ -236,8 +298,9 @@ export class Timeline {
     const width = Math.max(1, screenWidth - x0 - s.margin);
     this.scale.setArea(x0, width);
     this.root.position.set(0, screenHeight - s.margin - h);
+    const fieldsH = this.fieldLanes.count * FIELD_LANE_HEIGHT;
     this.laneList = laneLayout(
-      h - s.rulerHeight,
+      h - s.rulerHeight - fieldsH,
       this.collapsedOn,
       {
         markers: s.markerColors,
@@ -248,6 +311,7 @@ export class Timeline {
       },
       TimelineRuler.IMAGE_ROWS,
     );
+    this.appendFieldLanes(h - s.rulerHeight - fieldsH);
     const bar = this.bar;
     bar.clear();
     bar.rect(s.margin - 4, -20, screenWidth - s.margin * 2 + 8, h + 24).fill({ color: s.background, alpha: 0.92 });
@@ -261,7 +325,7 @@ export class Timeline {
     bar.hitArea = new Rectangle(s.margin - 4, -4, screenWidth - s.margin * 2 + 8, h + 8);
     const bands = TimelineRuler.bands(s.rulerHeight);
     for (const lane of this.laneList) {
-      const barLane = lane.type !== LaneType.MARKERS;
+      const barLane = lane.type !== LaneType.MARKERS && lane.type !== LaneType.FIELD;
       bands.push({
         row: lane.row,
         rows: lane.rows,
@@ -271,10 +335,10 @@ export class Timeline {
     }
     this.pixels.resize(width + 1, bands);
     const rows = this.rows;
-    rows[0] = rows[2] = this.pixels.height;
-    rows[1] = rows[3] = 0;
+    rows[0] = rows[2] = rows[4] = this.pixels.height;
+    rows[1] = rows[3] = rows[5] = 0;
     for (const lane of this.laneList) {
-      const k = lane.type === LaneType.MARKERS ? 0 : 2;
+      const k = lane.type === LaneType.MARKERS ? 0 : lane.type === LaneType.FIELD ? 4 : 2;
       rows[k] = Math.min(rows[k], lane.row);
       rows[k + 1] = Math.max(rows[k + 1], lane.row + lane.rows);
     }
@@ -300,6 +364,7 @@ export class Timeline {
     const t = playback.time;
     const rin = t.hasRange ? t.rangeIn : -1;
     const rout = t.hasRange ? t.rangeOut : -2;
+    if (this.fieldLanes.count > 0 && this.fieldLanes.keepOnly(playback)) this.fieldLanesChanged();
     const viewChanged = this.scale.version !== this.drawnView || playback !== this.drawnPb;
     const markersChanged = viewChanged || playback.markers.version !== this.drawnMarkers;
     const rangeChanged = viewChanged || rin !== this.drawnIn || rout !== this.drawnOut;
@@ -395,9 +460,57 @@ export class Timeline {
       r0 = Math.min(r0, rows[2]);
       r1 = Math.max(r1, rows[3]);
     }
+    if (viewChanged && rows[5] > rows[4]) {
+      px.clearRows(rows[4], rows[5]);
+      this.drawFieldLanes();
+      r0 = Math.min(r0, rows[4]);
+      r1 = Math.max(r1, rows[5]);
+    }
     px.commitRows(r0, r1);
     if (viewChanged) this.placeHead();
     if (!Number.isNaN(this.hoverX)) this.hover(this.hoverX, this.hoverY);
+  }
+
+  /** The field lanes below the others, from local y `top` of the lane area. */
+  private appendFieldLanes(top: number): void {
+    const n = this.fieldLanes.count;
+    if (n === 0) return;
+    let row = TimelineRuler.IMAGE_ROWS;
+    for (const lane of this.laneList) row = Math.max(row, lane.row + lane.rows);
+    for (let i = 0; i < n; i++) {
+      this.laneList.push({
+        name: this.fieldLanes.spec(i).label,
+        type: LaneType.FIELD,
+        kinds: 0,
+        top: top + i * FIELD_LANE_HEIGHT,
+        height: FIELD_LANE_HEIGHT,
+        row: row + i * FIELD_LANE_ROWS,
+        rows: FIELD_LANE_ROWS,
+        color: this.style.tickColor,
+        field: i,
+      });
+    }
+  }
+
+  /** Draws every field lane and names it with the min and max of what it shows. */
+  private drawFieldLanes(): void {
+    const fl = this.fieldLanes;
+    for (const lane of this.laneList) {
+      if (lane.type !== LaneType.FIELD || lane.field === undefined) continue;
+      const i = lane.field;
+      fl.draw(this.pixels, i, lane.row, lane.rows, this.scale);
+      const spec = fl.spec(i);
+      const min = fl.min(i);
+      const text = Number.isNaN(min) ? spec.label : `${spec.label}  ${spec.format(min)} – ${spec.format(fl.max(i))}`;
+      const t = this.fieldTexts[i * 2];
+      if (t !== undefined && t.text !== text) t.text = text;
+    }
+  }
+
+  private fieldLanesChanged(): void {
+    this.tooltip.hide();
+    if (this.screenW > 0) this.layout(this.screenW, this.screenH);
+    for (const l of [...this.fieldListeners]) l();
   }
 
   private drawRange(rin: number, rout: number): void {
@@ -445,7 +558,32 @@ export class Timeline {
   private buildLegend(): void {
     const s = this.style;
     for (const c of this.legend.removeChildren()) c.destroy();
+    this.fieldTexts.length = 0;
     for (const lane of this.laneList) {
+      if (lane.type === LaneType.FIELD) {
+        const spec = this.fieldLanes.spec(lane.field ?? 0);
+        const y = s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2);
+        const name = new BitmapText({
+          text: lane.name,
+          style: { fontFamily: s.fontFamily, fontSize: 9, fill: 0xffffff },
+        });
+        name.position.set(this.scale.x + 2, y);
+        name.alpha = 0.85;
+        const close = new BitmapText({
+          text: '× remove',
+          style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color },
+        });
+        close.position.set(s.margin, y);
+        close.eventMode = 'static';
+        close.cursor = 'pointer';
+        close.on('pointerdown', (e: FederatedPointerEvent) => {
+          e.stopPropagation();
+          this.removeFieldLane(spec.key);
+        });
+        this.legend.addChild(name, close);
+        this.fieldTexts.push(name, close);
+        continue;
+      }
       const t = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color } });
       t.position.set(s.margin, s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2));
       this.legend.addChild(t);
@@ -475,6 +613,12 @@ export class Timeline {
       return;
     }
     const f = Math.round(scale.frameAt(x));
+    if (lane !== null && lane.type === LaneType.FIELD && lane.field !== undefined) {
+      const i = lane.field;
+      const spec = this.fieldLanes.spec(i);
+      this.tooltip.show(`v${spec.key}:${f}`, () => fieldLaneText(this.fieldLanes, i, f), x, -20, maxX);
+      return;
+    }
     if (lane === null) {
       this.tooltip.show(`f${f}`, () => frameTimeText(pb, f), x, -20, maxX);
     } else if (lane.type === LaneType.DT) {

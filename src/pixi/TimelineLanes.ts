@@ -3,8 +3,8 @@ import type { Playback } from '../core/playback/Playback';
 import { pixelOf, type TimelinePixels } from './TimelinePixels';
 import type { TimelineScale } from './TimelineScale';
 
-/** What a lane shows: markers of some kinds, the recorded dt per frame, or the bytes per frame. */
-export const LaneType = { MARKERS: 0, DT: 1, BYTES: 2 } as const;
+/** What a lane shows: markers of some kinds, the recorded dt per frame, the bytes per frame, or a recorded field (`Timeline.addFieldLane`). */
+export const LaneType = { MARKERS: 0, DT: 1, BYTES: 2, FIELD: 3 } as const;
 
 /** One horizontal band of the timeline. */
 export interface TimelineLane {
@@ -21,6 +21,8 @@ export interface TimelineLane {
   readonly rows: number;
   /** Legend colour. */
   readonly color: number;
+  /** For a `FIELD` lane: its index among the field lanes. */
+  readonly field?: number;
 }
 
 /** Colours of the bars. */
@@ -201,7 +203,7 @@ export class TimelineLanes {
     this.measure(pb, scale);
     for (let i = 0; i < lanes.length; i++) {
       const lane = lanes[i];
-      if (lane.type !== LaneType.MARKERS) this.drawBars(px, lane.row, lane, scale);
+      if (lane.type === LaneType.DT || lane.type === LaneType.BYTES) this.drawBars(px, lane.row, lane, scale);
     }
   }
 

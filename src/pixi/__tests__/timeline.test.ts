@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Application } from 'pixi.js';
 import { MarkerKind } from '../../core/playback/MarkerIndex';
+import { Playback } from '../../core/playback/Playback';
 import { LaneType } from '../TimelineLanes';
 import { pixelOf } from '../TimelinePixels';
 import { overlayFixture, run } from './testGame';
@@ -231,6 +232,93 @@ describe('timeline zoom, pan and range', () => {
     const col = (f: number): number => Math.round(tl.xOf(f) - tl.barX);
     expect(pixels.pixelAt(col(60), dtLane.row)).toBe(pixelOf(0xff6b3d));
     expect(pixels.pixelAt(col(30), dtLane.row + dtLane.rows - 1)).toBe(pixelOf(0x5e9ed6));
+  });
+});
+
+describe('timeline field lanes', () => {
+  it('draws a field of a life over the frames shown, with its min/max, tooltip and ×, redrawn only with the view', async () => {
+    const { app, overlay } = await recorded();
+    const tl = overlay.timeline;
+    const pb = overlay.playback;
+    const base = tl.height;
+    let calls = 0;
+    // A value of 2·frame from frame 10 on (absent before): min 20, max 2·newest.
+    const spec = {
+      key: 'k',
+      label: 'unit · health',
+      playback: pb,
+      mode: 'line' as const,
+      series(from: number, to: number, out: Float64Array): number {
+        calls++;
+        for (let f = from; f <= to; f++) out[f - from] = f >= 10 ? 2 * f : Number.NaN;
+        return to - from + 1;
+      },
+      format: (v: number) => v.toFixed(0),
+      color: () => 0x00ff00,
+    };
+    expect(tl.addFieldLane(spec)).toBe(true);
+    expect(tl.addFieldLane(spec)).toBe(false);
+    overlay.update(0);
+    expect(tl.height).toBeGreaterThan(base);
+    const lane = tl.laneLayout.find((l) => l.type === LaneType.FIELD);
+    if (lane === undefined) throw new Error('no field lane');
+    const newest = pb.reader.newestFrame;
+    expect(tl.fieldLaneTexts).toEqual([`unit · health  20 – ${2 * newest}`]);
+    const px = (tl as unknown as { pixels: { pixelAt(x: number, y: number): number } }).pixels;
+    const col = (f: number): number => Math.round(tl.xOf(f) - tl.barX);
+    const green = pixelOf(0x00ff00);
+    // The largest value on the lane's top row, the smallest on its bottom row, nothing where absent.
+    expect(px.pixelAt(col(newest), lane.row)).toBe(green);
+    expect(px.pixelAt(col(10), lane.row + lane.rows - 1)).toBe(green);
+    for (let r = 0; r < lane.rows; r++) expect(px.pixelAt(col(3), lane.row + r)).toBe(0);
+    // The tooltip gives the value at the hovered frame.
+    pointer(app, 'pointermove', tl.xOf(50), tl.top + tl.rulerHeight + lane.top + 5);
+    expect(tl.tooltipText).toBe('unit · health\nframe 50: 100');
+    pointer(app, 'pointermove', 10, 10);
+    // A changed frame reads nothing; a zoom reads the series again.
+    const n = calls;
+    for (let f = 20; f < 40; f++) {
+      pb.time.seek(f);
+      overlay.update(1 / 60);
+    }
+    expect(calls).toBe(n);
+    tl.zoomAt(tl.barX + 40, 2);
+    overlay.update(0);
+    expect(calls).toBe(n + 1);
+    // Its × removes it.
+    const legend = (tl as unknown as { fieldTexts: { getGlobalPosition(): { x: number; y: number } }[] }).fieldTexts;
+    const at = legend[1].getGlobalPosition();
+    pointer(app, 'pointerdown', at.x + 3, at.y + 4);
+    pointer(app, 'pointerup', at.x + 3, at.y + 4);
+    expect(tl.fieldLaneKeys).toEqual([]);
+    expect(tl.height).toBe(base);
+  });
+
+  it('draws an enum as a strip of colours by code, and drops the lane when another playback is shown', async () => {
+    const { overlay } = await recorded();
+    const tl = overlay.timeline;
+    tl.addFieldLane({
+      key: 's',
+      label: 'unit · state',
+      playback: overlay.playback,
+      mode: 'strip',
+      series(from: number, to: number, out: Float64Array): number {
+        for (let f = from; f <= to; f++) out[f - from] = f < 60 ? 0 : 1;
+        return to - from + 1;
+      },
+      format: (v: number) => (v === 0 ? 'patrol' : 'chase'),
+      color: (v: number) => (v === 0 ? 0x112233 : 0x445566),
+    });
+    overlay.update(0);
+    const lane = tl.laneLayout.find((l) => l.type === LaneType.FIELD);
+    if (lane === undefined) throw new Error('no field lane');
+    const px = (tl as unknown as { pixels: { pixelAt(x: number, y: number): number } }).pixels;
+    const col = (f: number): number => Math.round(tl.xOf(f) - tl.barX);
+    expect(px.pixelAt(col(30), lane.row)).toBe(pixelOf(0x112233));
+    expect(px.pixelAt(col(90), lane.row + lane.rows - 1)).toBe(pixelOf(0x445566));
+    // Another playback shown: the lane goes.
+    tl.update(new Playback(overlay.playback.reader));
+    expect(tl.fieldLaneKeys).toEqual([]);
   });
 });
 

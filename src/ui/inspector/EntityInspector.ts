@@ -3,9 +3,10 @@ import type { Playback } from '../../core/playback/Playback';
 import type { RewindOverlay } from '../../pixi/RewindOverlay';
 import { EntityList } from './EntityList';
 import { inspectState, type InspectedState } from './entityState';
-import { fieldSourceOf, type InspectorFieldSource } from './fieldSource';
+import { fieldSourceOf, type InspectorFieldInfo, type InspectorFieldSource } from './fieldSource';
 import { InspectorCard, type InspectorCardHost } from './InspectorCard';
 import { installInspectorStyle } from './inspectorStyle';
+import { formatNumber, stripColor } from './SparkGraph';
 
 /** Settings of `EntityInspector`; see `DEFAULT_ENTITY_INSPECTOR_OPTIONS`. */
 export interface EntityInspectorOptions {
@@ -93,6 +94,7 @@ export class EntityInspector {
   private selectedHandle = -1;
   private unsubscribeTime: (() => void) | null = null;
   private readonly unsubscribeOverlay: () => void;
+  private readonly unsubscribeLanes: () => void;
   private timeDirty = true;
   private cardsDirty = true;
   private layoutDirty = true;
@@ -155,7 +157,13 @@ export class EntityInspector {
       },
       copy: (h) => void this.copy(h),
       isPinned: (h) => this.isPinned(h),
+      toggleLane: (h, info) => this.toggleLane(h, info),
+      hasLane: (h, info) => this.overlay.timeline.hasFieldLane(laneKey(h, info)),
     };
+    // The cards' "+ timeline" buttons follow the timeline's lanes (a lane's × removes it there).
+    this.unsubscribeLanes = overlay.timeline.onFieldLanesChange(() => {
+      for (const card of this.cards.values()) card.refreshChrome();
+    });
     this.unsubscribeOverlay = overlay.onChange(() => this.overlayChanged());
     overlay.app.ticker.add(this.tick, this, overlay.options.tickerPriority - 0.5);
     if (typeof window !== 'undefined') window.addEventListener('resize', this.onResize);
@@ -341,12 +349,45 @@ export class EntityInspector {
     if (this.destroyed) return;
     this.destroyed = true;
     this.unsubscribeOverlay();
+    this.unsubscribeLanes();
     this.unsubscribeTime?.();
     this.overlay.app.ticker.remove(this.tick, this);
     if (typeof window !== 'undefined') window.removeEventListener('resize', this.onResize);
     if (this.options.helpLine.length > 0) this.overlay.setHelpIntro('');
     this.overlay.setSelectionDetail(true);
     this.root.remove();
+  }
+
+  /**
+   * Adds field `info` of life `handle` to the timeline as a lane ("label · field": a bar graph with
+   * its min and max, or a strip of colours for enums and booleans), or removes it when shown. The
+   * timeline owns the lane and reads its values through the inspector's field source (`series`).
+   */
+  public toggleLane(handle: number, info: InspectorFieldInfo): void {
+    const tl = this.overlay.timeline;
+    const key = laneKey(handle, info);
+    if (tl.removeFieldLane(key)) return;
+    const fields = this.fields;
+    const pb = this.playback ?? this.overlay.playback;
+    if (fields === null) return;
+    const lt = pb.lifetimes;
+    const name = lt.label(handle) ?? `${lt.kind(handle) ?? 'entity'} ${lt.id(handle)}`;
+    const strip = info.type === 'enum' || info.type === 'bool';
+    const index = info.index;
+    tl.addFieldLane({
+      key,
+      label: `${name} · ${info.name}`,
+      playback: pb,
+      mode: strip ? 'strip' : 'line',
+      series: (from, to, out) => fields.series(handle, index, from, to, out),
+      format: (v) =>
+        info.type === 'enum'
+          ? (fields.enumName(handle, index, v) ?? String(v))
+          : info.type === 'bool'
+            ? String(v !== 0)
+            : formatNumber(v),
+      color: (v) => (strip ? Number.parseInt(stripColor(v).slice(1), 16) : LANE_LINE_COLOR),
+    });
   }
 
   private tick(_ticker: Ticker): void {
@@ -450,4 +491,12 @@ function headButton(text: string, action: string, title: string, run: () => void
   b.dataset.action = action;
   b.addEventListener('click', run);
   return b;
+}
+
+/** Colour of a numeric field's lane in the timeline. */
+const LANE_LINE_COLOR = 0x7fd67f;
+
+/** The timeline lane key of field `info` of life `handle`. */
+function laneKey(handle: number, info: InspectorFieldInfo): string {
+  return `field:${handle}:${info.index}`;
 }

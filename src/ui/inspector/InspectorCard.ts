@@ -20,6 +20,10 @@ export interface InspectorCardHost {
   copy(handle: number): void;
   /** Whether the entity is pinned. */
   isPinned(handle: number): boolean;
+  /** Adds the field's graph to the timeline as a lane, or removes it when shown. */
+  toggleLane(handle: number, info: InspectorFieldInfo): void;
+  /** Whether the field is shown as a timeline lane. */
+  hasLane(handle: number, info: InspectorFieldInfo): boolean;
 }
 
 /** Sizes of a card's graphs, CSS pixels. */
@@ -46,6 +50,8 @@ interface FieldRow {
   readonly value: HTMLElement;
   readonly text: Text;
   readonly graph: SparkGraph | null;
+  /** Adds the graph to the timeline (or removes it); null for fields without one (references, vectors). */
+  readonly lane: HTMLButtonElement | null;
 }
 
 /** One built-in graph: position x, y or z. */
@@ -169,6 +175,12 @@ export class InspectorCard {
     const first = lt.firstFrame(this.handle);
     const spawn = lt.spawnFrame(this.handle);
     this.values.life.data = `${first}..${last}${spawn < first ? ` (spawned at ${spawn}, evicted)` : ''}`;
+    for (const row of this.fieldRows) {
+      if (row.lane === null) continue;
+      const shown = this.host.hasLane(this.handle, row.info);
+      row.lane.textContent = shown ? '− timeline' : '+ timeline';
+      row.lane.title = shown ? 'remove this lane from the timeline' : 'add this graph to the timeline as a lane';
+    }
   }
 
   /** Recomputes every graph's series when the frames shown changed (whole frames `from..to`). */
@@ -391,6 +403,12 @@ export class InspectorCard {
     r.append(k, value);
     parent.append(r);
     let graph: SparkGraph | null = null;
+    let lane: HTMLButtonElement | null = null;
+    if (info.type !== 'entity' && info.components === 1) {
+      lane = button('+ timeline', 'timeline', '', () => this.host.toggleLane(this.handle, info));
+      lane.classList.add('rw-lane');
+      r.append(lane);
+    }
     if (info.type !== 'entity') {
       const strip = info.type === 'enum' || info.type === 'bool';
       graph = this.graph(strip ? 'strip' : 'line', info.components, strip ? [] : AXIS_COLORS);
@@ -399,7 +417,7 @@ export class InspectorCard {
       gr.append(graph.root);
       parent.append(gr);
     }
-    this.fieldRows.push({ info, value, text, graph });
+    this.fieldRows.push({ info, value, text, graph, lane });
   }
 
   private graph(mode: 'line' | 'strip', lines: number, colors: readonly string[]): SparkGraph {

@@ -33,6 +33,7 @@ const CSS = `
 .rewindable-inspector .rw-enum { border-left: 6px solid transparent; padding-left: 4px; }
 .rewindable-inspector .rw-link { border: 0; background: transparent; color: #64d2ff; padding: 0; text-decoration: underline; }
 .rewindable-inspector .rw-jumps { margin: 2px 0; }
+.rewindable-inspector .rw-lane { margin-left: 6px; font-size: 10px; padding: 0 4px; }
 .rewindable-inspector .rw-section { margin-top: 4px; color: #8a909c; border-top: 1px solid #2c2f36; }
 .rewindable-inspector .rw-graph-row[hidden] { display: none; }
 .rewindable-inspector .rw-graph { position: relative; margin: 1px 0 3px; background: #0c0d10; cursor: crosshair; touch-action: none; }

@@ -265,6 +265,56 @@ test("custom fields: the agent's health, stamina, state and target as recorded; 
   await ticks(page(), 2);
 });
 
+test("the agent's health added to the timeline as a lane: its tooltip gives the recorded value at a frame; removed again", async () => {
+  const { handle } = selected();
+  const button = page().locator(
+    `.rw-card[data-handle="${handle}"] .rw-row:has([data-field="field:health"]) [data-action="timeline"]`,
+  );
+  expect(await button.textContent()).toBe('+ timeline');
+  await button.click();
+  await ticks(page(), 2);
+  expect(await button.textContent()).toBe('− timeline');
+  // Where the lane is, and what was recorded at the viewed frame (through the playback's series query).
+  const at = await page().evaluate(
+    ([h, f]) => {
+      const o = (window as unknown as E2EWindow).__demo.overlay;
+      const tl = o.timeline;
+      const lane = tl.laneLayout.find((l) => l.type === 3);
+      const info = o.playback.fields.schemaOf(h).find((x) => x.name === 'health');
+      if (lane === undefined || info === undefined) return null;
+      const out = new Float64Array(1);
+      o.playback.fields.series(h, info.index, f, f, out);
+      const rect = o.app.canvas.getBoundingClientRect();
+      return {
+        keys: tl.fieldLaneKeys,
+        name: lane.name,
+        x: rect.left + tl.xOf(f),
+        y: rect.top + tl.top + tl.rulerHeight + lane.top + lane.height / 2,
+        value: out[0],
+        label: o.playback.lifetimes.label(h),
+      };
+    },
+    [handle, viewed] as const,
+  );
+  expect(at).not.toBeNull();
+  if (at === null) return;
+  expect(at.keys).toHaveLength(1);
+  expect(at.name).toBe(`${at.label} · health`);
+  await page().mouse.move(at.x, at.y);
+  await ticks(page(), 2);
+  const tooltip = await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.tooltipText);
+  const shown = Number.isInteger(at.value) ? String(at.value) : at.value.toFixed(3);
+  expect(tooltip).toBe(`${at.label} · health\nframe ${viewed}: ${shown}`);
+  // Removed from the inspector: the lane goes.
+  await button.click();
+  await ticks(page(), 2);
+  expect(await page().evaluate(() => (window as unknown as E2EWindow).__demo.overlay.timeline.fieldLaneKeys)).toEqual(
+    [],
+  );
+  expect(await button.textContent()).toBe('+ timeline');
+  await page().mouse.move(5, 5);
+});
+
 test('pinned entities are shown side by side', async () => {
   const { handle } = selected();
   await page().locator(`.rw-card[data-handle="${handle}"] [data-action="pin"]`).click();

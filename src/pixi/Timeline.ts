@@ -1,6 +1,6 @@
 import { BitmapText, Container, Graphics, Rectangle, Sprite, Texture, type FederatedPointerEvent } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
-import { type FieldLaneSpec, TimelineFieldLanes } from './TimelineFieldLanes';
+import { FIELD_LANE_HEIGHT, type FieldLaneSpec, fieldLaneLegend, TimelineFieldLanes } from './TimelineFieldLanes';
 import { laneLayout, LaneType, TimelineLanes, type TimelineLane } from './TimelineLanes';
 import { TimelinePixels } from './TimelinePixels';
 import { TimelinePointer } from './TimelinePointer';
@@ -8,17 +8,6 @@ import { TimelineRuler } from './TimelineRuler';
 import { TimelineScale } from './TimelineScale';
 import { DEFAULT_TIMELINE_STYLE, type TimelineStyle } from './TimelineStyle';
 import { bytesBarText, dtBarText, frameTimeText, markerText, TimelineTooltip } from './TimelineTooltip';
-
-/** Screen height of a field lane, and rows of the pixel image it uses (one per two pixels). */
-const FIELD_LANE_HEIGHT = 14;
-const FIELD_LANE_ROWS = 6;
-
-/** The tooltip of field lane `i` at frame `f`: its label, the frame, the value (or that it is absent). */
-function fieldLaneText(lanes: TimelineFieldLanes, i: number, f: number): string {
-  const spec = lanes.spec(i);
-  const v = lanes.valueAt(i, f);
-  return `${spec.label}\nframe ${f}: ${Number.isNaN(v) ? 'absent' : spec.format(v)}`;
-}
 
 /**
  * The scrub timeline along the bottom of the screen, as in a video editor: a ruler in frames and
@@ -40,8 +29,10 @@ function fieldLaneText(lanes: TimelineFieldLanes, i: number, f: number): string 
  * when the view or the frames held changed (their values cached per frame by `TimelineLanes`);
  * only the rows redrawn are uploaded. A moving playhead only moves its display objects. `TimelinePointer` handles the pointer and wheel.
  *
- * Size: the drawing, zoom, lanes, ruler, tooltip and pointer live in their own files; what stays is
- * the one place that decides what is redrawn when (a changed frame must cost one comparison).
+ * Size: the drawing, zoom, lanes, field lanes, ruler, tooltip and pointer live in their own files;
+ * what stays (about 580 lines, a third of it documentation and the public lane API) is the one place
+ * that decides what is redrawn when, into which rows (a changed frame must cost one comparison), and
+ * which part answers a hover.
  *
  * @example
  * const timeline = new Timeline(style, (frame) => playback.time.seek(frame));
@@ -462,7 +453,7 @@ export class Timeline {
     }
     if (viewChanged && rows[5] > rows[4]) {
       px.clearRows(rows[4], rows[5]);
-      this.drawFieldLanes();
+      this.fieldLanes.drawLanes(this.pixels, this.laneList, this.scale, this.fieldTexts);
       r0 = Math.min(r0, rows[4]);
       r1 = Math.max(r1, rows[5]);
     }
@@ -473,38 +464,9 @@ export class Timeline {
 
   /** The field lanes below the others, from local y `top` of the lane area. */
   private appendFieldLanes(top: number): void {
-    const n = this.fieldLanes.count;
-    if (n === 0) return;
     let row = TimelineRuler.IMAGE_ROWS;
     for (const lane of this.laneList) row = Math.max(row, lane.row + lane.rows);
-    for (let i = 0; i < n; i++) {
-      this.laneList.push({
-        name: this.fieldLanes.spec(i).label,
-        type: LaneType.FIELD,
-        kinds: 0,
-        top: top + i * FIELD_LANE_HEIGHT,
-        height: FIELD_LANE_HEIGHT,
-        row: row + i * FIELD_LANE_ROWS,
-        rows: FIELD_LANE_ROWS,
-        color: this.style.tickColor,
-        field: i,
-      });
-    }
-  }
-
-  /** Draws every field lane and names it with the min and max of what it shows. */
-  private drawFieldLanes(): void {
-    const fl = this.fieldLanes;
-    for (const lane of this.laneList) {
-      if (lane.type !== LaneType.FIELD || lane.field === undefined) continue;
-      const i = lane.field;
-      fl.draw(this.pixels, i, lane.row, lane.rows, this.scale);
-      const spec = fl.spec(i);
-      const min = fl.min(i);
-      const text = Number.isNaN(min) ? spec.label : `${spec.label}  ${spec.format(min)} – ${spec.format(fl.max(i))}`;
-      const t = this.fieldTexts[i * 2];
-      if (t !== undefined && t.text !== text) t.text = text;
-    }
+    this.fieldLanes.appendLanes(this.laneList, top, row, this.style.tickColor);
   }
 
   private fieldLanesChanged(): void {
@@ -561,27 +523,10 @@ export class Timeline {
     this.fieldTexts.length = 0;
     for (const lane of this.laneList) {
       if (lane.type === LaneType.FIELD) {
-        const spec = this.fieldLanes.spec(lane.field ?? 0);
-        const y = s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2);
-        const name = new BitmapText({
-          text: lane.name,
-          style: { fontFamily: s.fontFamily, fontSize: 9, fill: 0xffffff },
-        });
-        name.position.set(this.scale.x + 2, y);
-        name.alpha = 0.85;
-        const close = new BitmapText({
-          text: '× remove',
-          style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color },
-        });
-        close.position.set(s.margin, y);
-        close.eventMode = 'static';
-        close.cursor = 'pointer';
-        close.on('pointerdown', (e: FederatedPointerEvent) => {
-          e.stopPropagation();
-          this.removeFieldLane(spec.key);
-        });
-        this.legend.addChild(name, close);
-        this.fieldTexts.push(name, close);
+        const key = this.fieldLanes.spec(lane.field ?? 0).key;
+        const texts = fieldLaneLegend(lane, s, this.scale.x + 2, () => this.removeFieldLane(key));
+        this.legend.addChild(...texts);
+        this.fieldTexts.push(...texts);
         continue;
       }
       const t = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color } });
@@ -616,7 +561,7 @@ export class Timeline {
     if (lane !== null && lane.type === LaneType.FIELD && lane.field !== undefined) {
       const i = lane.field;
       const spec = this.fieldLanes.spec(i);
-      this.tooltip.show(`v${spec.key}:${f}`, () => fieldLaneText(this.fieldLanes, i, f), x, -20, maxX);
+      this.tooltip.show(`v${spec.key}:${f}`, () => this.fieldLanes.tooltip(i, f), x, -20, maxX);
       return;
     }
     if (lane === null) {

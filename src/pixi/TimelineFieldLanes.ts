@@ -1,6 +1,43 @@
+import { BitmapText, type FederatedPointerEvent } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
+import { LaneType, type TimelineLane } from './TimelineLanes';
 import { pixelOf, type TimelinePixels } from './TimelinePixels';
 import type { TimelineScale } from './TimelineScale';
+import type { TimelineStyle } from './TimelineStyle';
+
+/** Screen height of a field lane, and rows of the pixel image it uses (one per two pixels). */
+export const FIELD_LANE_HEIGHT = 14;
+const FIELD_LANE_ROWS = 6;
+
+/**
+ * The legend of field lane `lane`: its name (at `nameX`; `drawLanes` adds the min and max) and its
+ * "× remove" (at the legend's margin), which calls `remove`.
+ *
+ * @internal Part of `Timeline`.
+ */
+export function fieldLaneLegend(
+  lane: TimelineLane,
+  s: TimelineStyle,
+  nameX: number,
+  remove: () => void,
+): [BitmapText, BitmapText] {
+  const y = s.rulerHeight + lane.top + Math.floor((lane.height - 9) / 2);
+  const name = new BitmapText({ text: lane.name, style: { fontFamily: s.fontFamily, fontSize: 9, fill: 0xffffff } });
+  name.position.set(nameX, y);
+  name.alpha = 0.85;
+  const close = new BitmapText({
+    text: '× remove',
+    style: { fontFamily: s.fontFamily, fontSize: 9, fill: lane.color },
+  });
+  close.position.set(s.margin, y);
+  close.eventMode = 'static';
+  close.cursor = 'pointer';
+  close.on('pointerdown', (e: FederatedPointerEvent) => {
+    e.stopPropagation();
+    remove();
+  });
+  return [name, close];
+}
 
 /**
  * One recorded value of one life over time, as a timeline lane: a bar graph between its min and max
@@ -112,6 +149,55 @@ export class TimelineFieldLanes {
     one[0] = Number.NaN;
     if (this.specs[i].series(frame, frame, one) < 1) return Number.NaN;
     return one[0];
+  }
+
+  /** The tooltip of lane `i` at frame `f`: its label, the frame, the value (or that it is absent). */
+  public tooltip(i: number, f: number): string {
+    const spec = this.specs[i];
+    const v = this.valueAt(i, f);
+    return `${spec.label}\nframe ${f}: ${Number.isNaN(v) ? 'absent' : spec.format(v)}`;
+  }
+
+  /**
+   * Appends a lane per field lane to `out`, from local y `top` of the lane area and pixel-image row
+   * `row` down, in legend colour `color`.
+   */
+  public appendLanes(out: TimelineLane[], top: number, row: number, color: number): void {
+    for (let i = 0; i < this.specs.length; i++) {
+      out.push({
+        name: this.specs[i].label,
+        type: LaneType.FIELD,
+        kinds: 0,
+        top: top + i * FIELD_LANE_HEIGHT,
+        height: FIELD_LANE_HEIGHT,
+        row: row + i * FIELD_LANE_ROWS,
+        rows: FIELD_LANE_ROWS,
+        color,
+        field: i,
+      });
+    }
+  }
+
+  /**
+   * Draws every field lane of `lanes` into `px` and names it in `texts` (name and × per lane, as
+   * `fieldLaneLegend` made them) with the min and max of what it shows.
+   */
+  public drawLanes(
+    px: TimelinePixels,
+    lanes: readonly TimelineLane[],
+    scale: TimelineScale,
+    texts: BitmapText[],
+  ): void {
+    for (const lane of lanes) {
+      if (lane.type !== LaneType.FIELD || lane.field === undefined) continue;
+      const i = lane.field;
+      this.draw(px, i, lane.row, lane.rows, scale);
+      const spec = this.specs[i];
+      const min = this.min(i);
+      const text = Number.isNaN(min) ? spec.label : `${spec.label}  ${spec.format(min)} – ${spec.format(this.max(i))}`;
+      const t = texts[i * 2];
+      if (t !== undefined && t.text !== text) t.text = text;
+    }
   }
 
   /** Draws lane `i` over the frames shown into rows `[row, row + rows)` of `px` (not cleared first). */

@@ -7,7 +7,7 @@
  * It serves the demo with vite (`vite.config.ts`, as the end-to-end tests do), opens it, sets the
  * crowd (default 5,000) through the demo's hook, waits until the ring is full and stops growing,
  * pauses, then drags the real mouse along the timeline's bar from its first frame to its last in
- * `steps` moves (default 240), one move per animation frame. In the page, the overlay's `update`,
+ * `steps` moves (default 120), one move per animation frame. In the page, the overlay's `update`,
  * pixi's `render` and the whole ticker tick (the demo's own per-frame work included) are timed with
  * `performance.now()` (the page is not cross-origin isolated: 100 µs steps). It prints, over the
  * ticks that showed a new frame, the median, 95th percentile and maximum of each against the
@@ -54,7 +54,7 @@ interface ProbeWindow {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const crowd = Number(process.argv[2] ?? 5000);
-const steps = Number(process.argv[3] ?? 240);
+const steps = Number(process.argv[3] ?? 120);
 
 function stats(values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
@@ -92,14 +92,14 @@ async function main(): Promise<void> {
       timeout: 120_000,
     });
     await page.evaluate((n) => (window as unknown as ProbeWindow).__demo.setCrowd(n), crowd);
-    // Wait until every frame held was recorded with the crowd grown: the ring has filled twice since
-    // (the crowd grows over the first frames).
+    // Wait until every frame held was recorded with the crowd grown (it is applied at the next
+    // step): the ring has filled once since.
     const start = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats().newestFrame);
-    for (let i = 0; i < 900; i++) {
+    for (let i = 0; i < 1800; i++) {
       await page.waitForTimeout(1000);
       const s = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats());
       if (i % 30 === 0) console.log(`  recording: frame ${s.newestFrame}, ${s.frames} held`);
-      if (s.newestFrame - start > 2 * s.frames) break;
+      if (s.newestFrame - start > s.frames + 2) break;
     }
     await page.evaluate(() => (window as unknown as ProbeWindow).__demo.setPaused(true));
     await page.waitForTimeout(500);

@@ -176,13 +176,13 @@ async function main(): Promise<void> {
       const w = window as unknown as ProbeWindow;
       const d = w.__drag!;
       d.on = false;
-      const keep = (a: number[]): number[] => a.filter((_, i) => d.samples[i] > 0);
+      // No named function in here: tsx's transpiler would wrap it in a helper the page does not have.
       const rd = w.__demo.overlay.playback.reader;
       return {
-        ticks: keep(d.tick).length,
-        update: keep(d.update),
-        render: keep(d.render),
-        tick: keep(d.tick),
+        ticks: d.tick.filter((_, i) => d.samples[i] > 0).length,
+        update: d.update.filter((_, i) => d.samples[i] > 0),
+        render: d.render.filter((_, i) => d.samples[i] > 0),
+        tick: d.tick.filter((_, i) => d.samples[i] > 0),
         frames: rd.frameCount,
         firstFrame: rd.oldestFrame,
         lastFrame: rd.newestFrame,

@@ -146,6 +146,9 @@ export class RewindOverlay {
     this.layers = this.view.layers;
     this.presenter = this.view.presenter;
     this.onion = this.view.onion;
+    // A render group of its own, as the world layers (see OverlayView): the timeline's changes
+    // rebuild this group's draw instructions, not the game's.
+    this.ui.isRenderGroup = true;
     app.stage.addChild(this.ui);
     this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
     this.lifeKinds = new LifeKinds(recorder, binding, ctx.warn);

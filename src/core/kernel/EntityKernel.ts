@@ -18,7 +18,7 @@ type KernelFn = (columns: number, stride: number, n: number, out: number) => num
  * `(i, end, dropped, outByte, headerByte) → the first entry not taken`. `headerByte` is the address
  * of the resolver's header (see `match` in entityKernel.wat): the addresses of the staged ids and
  * flags, the previous frame's ids, this frame's ids and handles, the hash of open lives
- * (`OpenLives`), its mask and shift, the previous frame's count, its handles and its
+ * (`OpenLives`), its mask and shift, the id bound, the previous frame's count, its handles and its
  * `taken` bytes. From entry `i` up to `end`, while the entry continues a life of the previous frame
  * (at index j there): marks `taken[j]`, writes the handle and id to this frame's lists at
  * `i - dropped`, and `handle | flags[i] << 24` to the int32 at `outByte + 4i`.

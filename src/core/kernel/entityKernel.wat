@@ -324,15 +324,14 @@
   ;; entries that continue an open life. `header` holds the byte addresses of: staged ids, staged
   ;; flags (bytes), the previous frame's ids, (unused), this frame's ids and handles, (unused), the
   ;; hash of open lives (OpenLives.ts: slot s is two words at slots + 8s, the id and the life's
-  ;; index in the newest list that holds it); then the hash's mask and shift, (unused), the previous
-  ;; frame's entry count, the previous frame's handles, and `taken` (a byte per entry of
+  ;; index in the newest list that holds it); then the hash's mask and shift, the largest id + 1,
+  ;; the previous frame's entry count, the previous frame's handles, and `taken` (a byte per entry of
   ;; the previous frame: 0 while its life may continue, 1 once it did, 2 once despawned).
   ;;
   ;; From entry i up to end, with m = i - dropped, while the entry continues a life of the previous
   ;; frame, at index j there: taken[j] = 1, the life's handle prevHandles[j] and its id go to this
-  ;; frame's lists at m, and handle | flags[i] << 24 to the word at out + 4i. Stops at an id with no
-  ;; open life (a new life, or an id out of range, which never has one), or one recorded already in
-  ;; this frame (a duplicate).
+  ;; frame's lists at m, and handle | flags[i] << 24 to the word at out + 4i. Stops at a bad id, an
+  ;; id with no open life (a new life), or one recorded already in this frame (a duplicate).
   ;;
   ;; While nothing was dropped, an entry with the id the previous frame had at the same position
   ;; (j = i = m) continues that life when taken[i] = 0, four at a time while all four do: its slot
@@ -343,7 +342,7 @@
   (func (export "match") (param $i i32) (param $end i32) (param $dropped i32)
     (param $out i32) (param $hdr i32) (result i32)
     (local $ids i32) (local $flags i32) (local $pids i32) (local $cur i32) (local $cids i32) (local $ch i32)
-    (local $slots i32) (local $mask i32) (local $shift i32) (local $pend i32)
+    (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32) (local $pend i32)
     (local $ph i32) (local $taken i32) (local $k i32) (local $id i32) (local $s i32) (local $a i32)
     (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128)
     (local.set $ids (i32.load (local.get $hdr)))
@@ -356,6 +355,7 @@
     (local.set $slots (i32.load offset=28 (local.get $hdr)))
     (local.set $mask (i32.load offset=32 (local.get $hdr)))
     (local.set $shift (i32.load offset=36 (local.get $hdr)))
+    (local.set $max (i32.load offset=40 (local.get $hdr)))
     ;; the position test only among the previous frame's entries, and only while nothing was dropped
     (local.set $pend (i32.load offset=44 (local.get $hdr)))
     (if (i32.gt_s (local.get $pend) (local.get $end)) (then (local.set $pend (local.get $end))))
@@ -387,6 +387,8 @@
         ;; one entry
         (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
         (local.set $id (i32.load (i32.add (local.get $ids) (local.get $k))))
+        ;; an id out of range, for JavaScript (-1 would match an empty slot)
+        (br_if $done (i32.ge_u (local.get $id) (local.get $max)))
         (local.set $m (i32.sub (local.get $i) (local.get $dropped)))
         (block $take
           ;; the same position as in the previous frame

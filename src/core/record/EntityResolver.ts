@@ -42,6 +42,7 @@ const L_CUR_HANDLES = 5;
 const L_SLOTS = 7;
 const L_MASK = 8;
 const L_SHIFT = 9;
+const L_MAX_ID = 10;
 const L_PREV_COUNT = 11;
 const L_PREV_HANDLES = 12;
 const L_TAKEN = 13;
@@ -176,6 +177,7 @@ export class EntityResolver {
     const slotsByte = column(8 * reserved);
     this.lives = new OpenLives(new Int32Array(buffer, slotsByte, 2 * reserved), reserved);
     this.header[L_TAKEN] = takenByte;
+    this.header[L_MAX_ID] = context.table.maxEntityId;
     this.header[L_IDS] = this.ids.byteOffset;
     this.header[L_FLAGS] = this.flags.byteOffset;
     this.header[L_SLOTS] = slotsByte;

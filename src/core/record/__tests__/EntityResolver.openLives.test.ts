@@ -105,7 +105,10 @@ describe.each(BACKENDS)('EntityResolver with the hash of open lives ($backend)',
     const random = rng(32);
     const n = 400;
     const r = quiet({ maxFrames: 4, maxEntitiesPerFrame: 1024, maxEntityId: 2 ** 30, wasm });
-    const raw = Array.from({ length: n }, () => Math.floor(random() * 2 ** 32));
+    // -1 (an empty slot's mark in the hash) and 2^31 among them.
+    const raw = Array.from({ length: n }, (_, i) =>
+      i === 7 ? 2 ** 32 - 1 : i === 9 ? 2 ** 31 : Math.floor(random() * 2 ** 32),
+    );
     const ids = Int32Array.from(raw); // ids ≥ 2^31 wrap to negative int32
     const inRange = raw.filter((id) => id < 2 ** 30);
     const columns = (order: Int32Array) => ({

@@ -14,23 +14,16 @@ export const DEFAULT_ENTITY_KERNEL_OPTIONS: Readonly<EntityKernelOptions> = Obje
 type KernelFn = (columns: number, stride: number, n: number, out: number) => number;
 
 /**
- * The recorder's resolve fast path (`EntityResolver.continueRun`) in WebAssembly:
- * `(i, end, dropped, frame, outByte, headerByte) → the first entry not taken`. `headerByte` is the
- * address of seven words, the byte addresses of: the staged ids (int32), the staged flags (bytes),
- * the previous frame's ids and handles, this frame's ids and handles (int32), and the handles'
- * `lastSeen` (int32). From entry `i` up to `end`, while `prevIds[i] === ids[i]` and
- * `lastSeen[prevHandles[i]] === frame - 1`: sets that `lastSeen` to `frame`, writes the handle and id
- * to this frame's lists at `i - dropped`, and `handle | flags[i] << 24` to the int32 at
- * `outByte + 4i`.
+ * The recorder's match of entries to open lives (`EntityResolver.resolve`) in WebAssembly:
+ * `(i, end, dropped, outByte, headerByte) → the first entry not taken`. `headerByte` is the address
+ * of the resolver's header (see `match` in entityKernel.wat): the addresses of the staged ids and
+ * flags, the previous frame's ids, this frame's ids and handles, the hash of open lives
+ * (`OpenLives`), its mask and shift, the id bound, the previous frame's count, its handles and its
+ * `taken` bytes. From entry `i` up to `end`, while the entry continues a life of the previous frame
+ * (at index j there): marks `taken[j]`, writes the handle and id to this frame's lists at
+ * `i - dropped`, and `handle | flags[i] << 24` to the int32 at `outByte + 4i`.
  */
-export type RunFn = (
-  i: number,
-  end: number,
-  dropped: number,
-  frame: number,
-  outByte: number,
-  headerByte: number,
-) => number;
+export type MatchFn = (i: number, end: number, dropped: number, outByte: number, headerByte: number) => number;
 
 const WASM_PAGE = 65536;
 /** Exponent bits of a float32: all ones for NaN and ±Infinity. */
@@ -94,10 +87,10 @@ export class EntityKernel {
   /** `buffer.byteLength`, kept as a number: the getter is a call in optimised code. */
   private readonly byteLength: number;
   /**
-   * The resolve fast path in WebAssembly (see `RunFn`), or null with the JavaScript backend (the
-   * recorder then runs the same loop in JavaScript).
+   * The match of entries to lives in WebAssembly (see `MatchFn`), or null with the JavaScript
+   * backend (the recorder then applies the same rules in JavaScript).
    */
-  public readonly run: RunFn | null;
+  public readonly match: MatchFn | null;
   private readonly encodeFn: KernelFn | null;
   private readonly packFn: KernelFn | null;
 
@@ -127,7 +120,7 @@ export class EntityKernel {
     let buffer: ArrayBuffer | undefined;
     let encodeFn: KernelFn | null = null;
     let packFn: KernelFn | null = null;
-    let runFn: RunFn | null = null;
+    let matchFn: MatchFn | null = null;
     let reason: string | undefined;
     if (!wasm) {
       reason = 'the WebAssembly kernel is disabled (option wasm: false)';
@@ -166,7 +159,7 @@ export class EntityKernel {
               const exports = new wa.Instance(module, { env: { memory } }).exports;
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
-              runFn = typeof exports.run === 'function' ? (exports.run as RunFn) : null;
+              matchFn = typeof exports.match === 'function' ? (exports.match as MatchFn) : null;
               buffer = memory.buffer;
             } catch (e) {
               reason = `WebAssembly instantiation failed (${describe(e)})`;
@@ -178,7 +171,7 @@ export class EntityKernel {
     if (buffer === undefined) {
       encodeFn = null;
       packFn = null;
-      runFn = null;
+      matchFn = null;
       // Throws RangeError when even a plain buffer of this size cannot be allocated.
       buffer = new ArrayBuffer(totalBytes);
     }
@@ -186,7 +179,7 @@ export class EntityKernel {
     this.byteLength = buffer.byteLength;
     this.encodeFn = encodeFn;
     this.packFn = packFn;
-    this.run = runFn;
+    this.match = matchFn;
     this.backend = encodeFn === null ? 'js' : 'wasm-simd';
     this.fallbackReason = reason;
     this.words = new Int32Array(buffer, 0, this.byteLength >>> 2);

@@ -319,53 +319,61 @@
         (i32.add (i32x4.extract_lane 0 (local.get $cnt)) (i32x4.extract_lane 1 (local.get $cnt)))
         (i32.add (i32x4.extract_lane 2 (local.get $cnt)) (i32x4.extract_lane 3 (local.get $cnt))))))
 
-  ;; run(i, end, dropped, frame, out, header) -> the first entry not taken
-  ;; The recorder's resolve fast path (EntityResolver.continueRun, which has the same loop in
-  ;; JavaScript): entries that continue, at the same position, the lives of the previous frame.
-  ;; `header` holds the byte addresses of: staged ids, staged flags (bytes), the previous frame's ids
-  ;; and handles, this frame's ids and handles, and lastSeen (by handle). From entry i up to end,
-  ;; while prevIds[i] = ids[i] and lastSeen[prevHandles[i]] = frame - 1: lastSeen of that handle
-  ;; becomes frame, the handle and the id go to this frame's lists at i - dropped, and
-  ;; handle | flags[i] << 24 to the word at out + 4i.
+;; match(i, end, dropped, out, header) -> the first entry not taken
+  ;; The recorder's resolve (EntityResolver.resolve, whose JavaScript path applies the same rules):
+  ;; entries that continue an open life. `header` holds the byte addresses of: staged ids, staged
+  ;; flags (bytes), the previous frame's ids, (unused), this frame's ids and handles, (unused), the
+  ;; hash of open lives (OpenLives.ts: slot s is two words at slots + 8s, the id and the life's
+  ;; index in the newest list that holds it); then the hash's mask and shift, the largest id + 1,
+  ;; the previous frame's entry count, the previous frame's handles, and `taken` (a byte per entry of
+  ;; the previous frame: 0 while its life may continue, 1 once it did, 2 once despawned).
   ;;
-  ;; Four entries at a time while all four continue; else one (the scalar step), which stops at
-  ;; the first entry that does not. The four checks may all run before the four stores: the
-  ;; previous frame's handles are distinct (one record per life and frame), so no entry's store
-  ;; changes another's lastSeen. The columns and lists hold at least `end` entries.
-  (func (export "run") (param $i i32) (param $end i32) (param $dropped i32) (param $frame i32)
+  ;; From entry i up to end, with m = i - dropped, while the entry continues a life of the previous
+  ;; frame, at index j there: taken[j] = 1, the life's handle prevHandles[j] and its id go to this
+  ;; frame's lists at m, and handle | flags[i] << 24 to the word at out + 4i. Stops at a bad id, an
+  ;; id with no open life (a new life), or one recorded already in this frame (a duplicate).
+  ;;
+  ;; While nothing was dropped, an entry with the id the previous frame had at the same position
+  ;; (j = i = m) continues that life when taken[i] = 0, four at a time while all four do: its slot
+  ;; already says i, so the hash is not touched. Otherwise one probe sequence of the hash (linear,
+  ;; Fibonacci hashing: slot = (id · 0x9e3779b1) >>> shift) finds the life and its index j: recorded
+  ;; already in this frame when j < m and this frame's ids[j] is the id; else it continues, and its
+  ;; slot's index becomes m.
+  (func (export "match") (param $i i32) (param $end i32) (param $dropped i32)
     (param $out i32) (param $hdr i32) (result i32)
-    (local $ids i32) (local $flags i32) (local $pids i32) (local $ph i32) (local $cids i32) (local $ch i32)
-    (local $seen i32) (local $prev i32) (local $id i32) (local $h i32) (local $sa i32) (local $k i32)
-    (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $s3 i32) (local $vid v128) (local $vh v128)
+    (local $ids i32) (local $flags i32) (local $pids i32) (local $cur i32) (local $cids i32) (local $ch i32)
+    (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32) (local $pend i32)
+    (local $ph i32) (local $taken i32) (local $k i32) (local $id i32) (local $s i32) (local $a i32)
+    (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128)
     (local.set $ids (i32.load (local.get $hdr)))
     (local.set $flags (i32.load offset=4 (local.get $hdr)))
     (local.set $pids (i32.load offset=8 (local.get $hdr)))
-    (local.set $ph (i32.load offset=12 (local.get $hdr)))
-    (local.set $cids (i32.sub (i32.load offset=16 (local.get $hdr)) (i32.shl (local.get $dropped) (i32.const 2))))
-    (local.set $ch (i32.sub (i32.load offset=20 (local.get $hdr)) (i32.shl (local.get $dropped) (i32.const 2))))
-    (local.set $seen (i32.load offset=24 (local.get $hdr)))
-    (local.set $prev (i32.sub (local.get $frame) (i32.const 1)))
+    (local.set $cur (i32.load offset=16 (local.get $hdr)))
+    (local.set $k (i32.shl (local.get $dropped) (i32.const 2)))
+    (local.set $cids (i32.sub (local.get $cur) (local.get $k)))
+    (local.set $ch (i32.sub (i32.load offset=20 (local.get $hdr)) (local.get $k)))
+    (local.set $slots (i32.load offset=28 (local.get $hdr)))
+    (local.set $mask (i32.load offset=32 (local.get $hdr)))
+    (local.set $shift (i32.load offset=36 (local.get $hdr)))
+    (local.set $max (i32.load offset=40 (local.get $hdr)))
+    ;; the position test only among the previous frame's entries, and only while nothing was dropped
+    (local.set $pend (i32.load offset=44 (local.get $hdr)))
+    (if (i32.gt_s (local.get $pend) (local.get $end)) (then (local.set $pend (local.get $end))))
+    (if (local.get $dropped) (then (local.set $pend (i32.const 0))))
+    (local.set $ph (i32.load offset=48 (local.get $hdr)))
+    (local.set $taken (i32.load offset=52 (local.get $hdr)))
     (block $done
       (loop $next
         (local.set $k (i32.shl (local.get $i) (i32.const 2)))
-        (block $scalar
-          (br_if $scalar (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $end)))
-          (local.set $vid (v128.load (i32.add (local.get $ids) (local.get $k))))
-          (br_if $scalar (i32.eqz (i32x4.all_true
-            (i32x4.eq (local.get $vid) (v128.load (i32.add (local.get $pids) (local.get $k)))))))
+        (block $single
+          (br_if $single (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $pend)))
+          (br_if $single (i32.load (i32.add (local.get $taken) (local.get $i))))
+          (local.set $vh (v128.load (i32.add (local.get $ids) (local.get $k))))
+          (br_if $single (i32.eqz (i32x4.all_true
+            (i32x4.eq (local.get $vh) (v128.load (i32.add (local.get $pids) (local.get $k)))))))
+          (v128.store (i32.add (local.get $cids) (local.get $k)) (local.get $vh))
+          (i32.store (i32.add (local.get $taken) (local.get $i)) (i32.const 0x01010101))
           (local.set $vh (v128.load (i32.add (local.get $ph) (local.get $k))))
-          (local.set $s0 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 0 (local.get $vh)) (i32.const 2))))
-          (local.set $s1 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 1 (local.get $vh)) (i32.const 2))))
-          (local.set $s2 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 2 (local.get $vh)) (i32.const 2))))
-          (local.set $s3 (i32.add (local.get $seen) (i32.shl (i32x4.extract_lane 3 (local.get $vh)) (i32.const 2))))
-          (br_if $scalar
-            (i32.or
-              (i32.or (i32.xor (i32.load (local.get $s0)) (local.get $prev)) (i32.xor (i32.load (local.get $s1)) (local.get $prev)))
-              (i32.or (i32.xor (i32.load (local.get $s2)) (local.get $prev)) (i32.xor (i32.load (local.get $s3)) (local.get $prev)))))
-          (i32.store (local.get $s0) (local.get $frame))
-          (i32.store (local.get $s1) (local.get $frame))
-          (i32.store (local.get $s2) (local.get $frame))
-          (i32.store (local.get $s3) (local.get $frame))
           ;; handle | flags << 24: the four flag bytes widened to four words
           (v128.store (i32.add (local.get $out) (local.get $k))
             (v128.or (local.get $vh)
@@ -374,16 +382,41 @@
                   (v128.load32_zero (i32.add (local.get $flags) (local.get $i)))))
                 (i32.const 24))))
           (v128.store (i32.add (local.get $ch) (local.get $k)) (local.get $vh))
-          (v128.store (i32.add (local.get $cids) (local.get $k)) (local.get $vid))
           (local.set $i (i32.add (local.get $i) (i32.const 4)))
           (br $next))
+        ;; one entry
         (br_if $done (i32.ge_s (local.get $i) (local.get $end)))
         (local.set $id (i32.load (i32.add (local.get $ids) (local.get $k))))
-        (br_if $done (i32.ne (local.get $id) (i32.load (i32.add (local.get $pids) (local.get $k)))))
-        (local.set $h (i32.load (i32.add (local.get $ph) (local.get $k))))
-        (local.set $sa (i32.add (local.get $seen) (i32.shl (local.get $h) (i32.const 2))))
-        (br_if $done (i32.ne (i32.load (local.get $sa)) (local.get $prev)))
-        (i32.store (local.get $sa) (local.get $frame))
+        ;; an id out of range, for JavaScript (-1 would match an empty slot)
+        (br_if $done (i32.ge_u (local.get $id) (local.get $max)))
+        (local.set $m (i32.sub (local.get $i) (local.get $dropped)))
+        (block $take
+          ;; the same position as in the previous frame
+          (local.set $j (local.get $i))
+          (br_if $take
+            (i32.and
+              (i32.and (i32.lt_s (local.get $i) (local.get $pend))
+                (i32.eq (local.get $id) (i32.load (i32.add (local.get $pids) (local.get $k)))))
+              (i32.eqz (i32.load8_u (i32.add (local.get $taken) (local.get $i))))))
+          ;; a probe
+          (local.set $s (i32.shr_u (i32.mul (local.get $id) (i32.const 0x9e3779b1)) (local.get $shift)))
+          (loop $probe
+            (local.set $a (i32.add (local.get $slots) (i32.shl (local.get $s) (i32.const 3))))
+            (local.set $key (i32.load (local.get $a)))
+            (if (i32.ne (local.get $key) (local.get $id))
+              (then
+                ;; no open life: a new one, for JavaScript
+                (br_if $done (i32.eq (local.get $key) (i32.const -1)))
+                (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $mask)))
+                (br $probe))))
+          (local.set $j (i32.load offset=4 (local.get $a)))
+          ;; recorded already in this frame: a duplicate, for JavaScript
+          (br_if $done
+            (i32.and (i32.lt_u (local.get $j) (local.get $m))
+              (i32.eq (i32.load (i32.add (local.get $cur) (i32.shl (local.get $j) (i32.const 2)))) (local.get $id))))
+          (i32.store offset=4 (local.get $a) (local.get $m)))
+        (i32.store8 (i32.add (local.get $taken) (local.get $j)) (i32.const 1))
+        (local.set $h (i32.load (i32.add (local.get $ph) (i32.shl (local.get $j) (i32.const 2)))))
         (i32.store (i32.add (local.get $out) (local.get $k))
           (i32.or (local.get $h) (i32.shl (i32.load8_u (i32.add (local.get $flags) (local.get $i))) (i32.const 24))))
         (i32.store (i32.add (local.get $ch) (local.get $k)) (local.get $h))

@@ -1,1 +1,1 @@
-export { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel, type EntityKernelOptions, type RunFn } from './EntityKernel';
+export { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel, type EntityKernelOptions, type MatchFn } from './EntityKernel';

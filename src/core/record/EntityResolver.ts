@@ -4,14 +4,10 @@ import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
 import { DeathQueue } from './DeathQueue';
 import { EntityRepair } from './EntityRepair';
-import { type EntityTable, ID_PAGE_BITS } from '../store/EntityTable';
+import type { EntityTable } from '../store/EntityTable';
+import { OpenLives } from './OpenLives';
 import type { FrameRing } from '../store/FrameRing';
 import type { RecorderStats } from './RecorderStats';
-
-const ID_PAGE_MASK = (1 << ID_PAGE_BITS) - 1;
-
-/** Runs of continued lives remembered per frame (games that keep their order have a handful). */
-const MAX_RUNS = 64;
 
 /** What an `EntityResolver` works with: the recorder's storage, kernel, reader and warning channel. */
 export interface EntityResolverContext {
@@ -33,15 +29,23 @@ export interface EntityResolverContext {
   readonly onNewLife: (id: number, handle: number) => void;
 }
 
-/** Words of the block header that tells the WebAssembly `run` where the columns are (byte addresses). */
-const HEADER = 8;
+/**
+ * Words of the block header that tells the WebAssembly `match` where the columns are (byte
+ * addresses) and how the open lives are hashed.
+ */
+const HEADER = 16;
 const L_IDS = 0;
 const L_FLAGS = 1;
 const L_PREV_IDS = 2;
-const L_PREV_HANDLES = 3;
 const L_CUR_IDS = 4;
 const L_CUR_HANDLES = 5;
-const L_SEEN = 6;
+const L_SLOTS = 7;
+const L_MASK = 8;
+const L_SHIFT = 9;
+const L_MAX_ID = 10;
+const L_PREV_COUNT = 11;
+const L_PREV_HANDLES = 12;
+const L_TAKEN = 13;
 
 /** `n` bytes rounded up to a multiple of 16. */
 function pad16(n: number): number {
@@ -61,27 +65,26 @@ function pad16(n: number): number {
  * - lives of the previous frame that were not recorded again end there, and their handles go back
  *   to the table once that frame is evicted.
  *
+ * Entries find their lives by id in `OpenLives`, a hash of the open lives in the kernel's memory,
+ * so neither the order of the entries, nor churn, nor the spread of the ids changes the cost of an
+ * entry: the kernel's `match` tests first whether an entry continues the life at its position in
+ * the previous frame (four at a time), probes the hash otherwise, and returns to JavaScript only
+ * for a new life, a duplicate or a bad id. The table's `lastSeen` is written once per kept entry
+ * after the match, and once when a life ends.
+ *
  * Internal to the recorder; exported for its tests.
  *
- * Size: the continuity rules above are one pass over the staged entries, with the kernel's run and
- * the JavaScript path kept side by side so that they visibly apply the same rules; the rare
- * repairs live in `EntityRepair`.
- *
  * @example
- * const block = EntityResolver.layout(capacity, handles); // bytes to reserve in the kernel's buffer
+ * const block = EntityResolver.layout(capacity); // bytes to reserve in the kernel's buffer
  * const resolver = new EntityResolver({ capacity, kernel, blockByte, ring, table, reader, stats, warnings, onNewLife });
  * resolver.ids[0] = 7; // staged by Recorder.entity, with kernel.x[0] ... kernel.qw[0]
  * const kept = resolver.resolve(frame, 1, base, false);
  */
 export class EntityResolver {
-  /**
-   * Bytes of the resolver's block for `capacity` entries per frame and `handleCapacity` handles, and
-   * where in it the entity table's `lastSeen` goes. The block lives in the kernel's memory, so that
-   * the kernel's `run` (the WebAssembly form of `continueRun`) reads and writes it.
-   */
-  public static layout(capacity: number, handleCapacity: number): { bytes: number; lastSeen: number } {
-    const lists = HEADER * 4 + pad16(4 * capacity) + pad16(capacity) + 4 * pad16(4 * capacity);
-    return { bytes: lists + pad16(4 * handleCapacity), lastSeen: lists };
+  /** Bytes of the resolver's block for `capacity` entries per frame (in the kernel's memory). */
+  public static layout(capacity: number): { bytes: number } {
+    const lists = HEADER * 4 + 2 * pad16(capacity) + 5 * pad16(4 * capacity);
+    return { bytes: lists + 8 * OpenLives.reservedSlots(capacity) };
   }
 
   /** Staged ids, written by the recorder (entries [0, n) of the open frame). */
@@ -99,12 +102,24 @@ export class EntityResolver {
   /** Entries the last `resolve` repaired (non-finite position, invalid rotation). */
   public sanitized = 0;
 
-  /** The kept lives of this frame (ids and handles) and of the previous one; swapped every frame. */
+  /** The kept lives of this frame (ids, handles) and of the previous one; swapped every frame. */
   private handles: Int32Array;
   private prevHandles: Int32Array;
   private keptIds: Int32Array;
   private prevIds: Int32Array;
-  /** The block header: byte addresses of the columns, for the kernel's `run`. */
+  /** The open lives by id. */
+  private readonly lives: OpenLives;
+  /**
+   * For each entry of the previous frame: 0 while its life may continue in this frame, 1 once it
+   * did, 2 once it was despawned. An entry at the same position as in the previous frame continues
+   * on this byte alone, without the hash; deaths are the zeros left, found four entries a load.
+   * Cleared every frame.
+   */
+  private readonly taken: Uint8Array;
+  private readonly takenWords: Uint32Array;
+  /** The last frame resolved (-1: none since the start or `clear`). */
+  private resolved = -1;
+  /** The block header: byte addresses of the columns, for the kernel's `match`. */
   private readonly header: Int32Array;
   private readonly headerByte: number;
   private prevCount = 0;
@@ -112,9 +127,14 @@ export class EntityResolver {
   private readonly despawnAt: Int32Array;
   private despawnCount = 0;
   private readonly deaths: DeathQueue;
-  /** This frame's `continueRun` runs as [start, end) pairs (entry indices), for `collectDeaths`. */
-  private readonly runBounds = new Int32Array(2 * MAX_RUNS);
-  private runCount = 0;
+  /**
+   * Handles of lives despawned after their entry in the frame being resolved, and their entries'
+   * indices: they go to the death queue after the lives that ended in the previous frame (which
+   * keeps the queue in frame order), and their entries are marked despawned for the next frame.
+   */
+  private readonly endedNow: Int32Array;
+  private readonly endedNowAt: Int32Array;
+  private endedNowCount = 0;
   /** Repairs of invalid positions and rotations, and compaction after dropped entries (rare). */
   private readonly repair: EntityRepair;
 
@@ -150,13 +170,24 @@ export class EntityResolver {
     this.prevHandles = new Int32Array(buffer, column(4 * capacity), capacity);
     this.keptIds = new Int32Array(buffer, column(4 * capacity), capacity);
     this.handles = new Int32Array(buffer, column(4 * capacity), capacity);
+    const takenByte = column(capacity);
+    this.taken = new Uint8Array(buffer, takenByte, capacity);
+    this.takenWords = new Uint32Array(buffer, takenByte, Math.ceil(capacity / 4));
+    const reserved = OpenLives.reservedSlots(capacity);
+    const slotsByte = column(8 * reserved);
+    this.lives = new OpenLives(new Int32Array(buffer, slotsByte, 2 * reserved), reserved);
+    this.header[L_TAKEN] = takenByte;
+    this.header[L_MAX_ID] = context.table.maxEntityId;
     this.header[L_IDS] = this.ids.byteOffset;
     this.header[L_FLAGS] = this.flags.byteOffset;
+    this.header[L_SLOTS] = slotsByte;
     this.writeListHeader();
     this.keptIndex = new Int32Array(capacity);
     this.despawnIds = new Int32Array(capacity);
     this.despawnAt = new Int32Array(capacity);
     this.deaths = new DeathQueue(context.table.capacity);
+    this.endedNow = new Int32Array(capacity);
+    this.endedNowAt = new Int32Array(capacity);
     this.repair = new EntityRepair({
       kernel,
       ring: this.ring,
@@ -187,7 +218,7 @@ export class EntityResolver {
       this.despawnAt[this.despawnCount] = at;
       this.despawnCount++;
     } else {
-      this.endLife(id);
+      this.endLife(id, this.resolved + 1, 0);
     }
   }
 
@@ -204,10 +235,14 @@ export class EntityResolver {
     this.deaths.releaseThrough(frame, this.table);
   }
 
-  /** Forgets the previous frame and every ended life (the table is cleared by its owner). */
+  /** Forgets the previous frame and every life (the table is cleared by its owner). */
   public clear(): void {
     this.deaths.clear();
     this.prevCount = 0;
+    this.resolved = -1;
+    this.lives.clear();
+    this.taken.fill(0);
+    this.writeListHeader();
     this.repair.clear();
   }
 
@@ -219,6 +254,7 @@ export class EntityResolver {
    * entries are compacted away. Returns how many entities are kept.
    */
   public resolve(frame: number, n: number, base: number, needKeptIndex: boolean): number {
+    if (frame !== this.resolved + 1) this.endAll();
     const arenaByte = this.ring.byteOffset;
     // Non-finite positions and invalid quaternions are rare: the kernel counts them, and only then
     // does the loop below look for them.
@@ -228,69 +264,73 @@ export class EntityResolver {
       badPositions = this.kernel.packPositions(n, arenaByte + (base + n) * 4);
       badRotations = this.kernel.encodeRotations(n, arenaByte + (base + 4 * n) * 4);
     }
-    const table = this.table;
     const despawnAt = this.despawnAt;
     const despawns = this.despawnCount;
-    const prevCount = this.prevCount;
     const keptIndex = this.keptIndex;
-    // Runs of entries that continue, in the same order, the lives of the previous frame go through
-    // `continueRun`; the rest (and every entry of a frame with a non-finite position, or truncated)
-    // one by one below.
-    const runs = base >= 0 && badPositions === 0;
-    const previous = frame - 1;
+    const lives = this.lives;
+    const slotWords = lives.words;
+    const maxId = this.table.maxEntityId;
+    // The kernel's match takes entries while it can (a frame with a non-finite position, or
+    // truncated, goes one by one below).
+    const match = base >= 0 && badPositions === 0 ? this.kernel.match : null;
     let dropped = 0;
     let continued = 0;
     let d = 0;
-    this.runCount = 0;
     for (let i = 0; i < n; ) {
-      while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++]);
-      if (runs) {
-        // A run stops before the next despawn (it must end that life first) and at the end of the
-        // previous frame's entries.
-        let end = d < despawns ? despawnAt[d] : n;
-        if (end > prevCount) end = prevCount;
-        // An entry out of place (a reordered frame) skips the call: `continueRun` would stop at it.
-        if (end > i && this.ids[i] === this.prevIds[i]) {
-          const j = this.continueRun(i, end, dropped, frame, base);
+      while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++], frame, i - dropped);
+      if (match !== null) {
+        // The kernel stops before the next despawn (it must end that life first).
+        const end = d < despawns ? despawnAt[d] : n;
+        if (end > i) {
+          this.header[L_MASK] = lives.size - 1;
+          this.header[L_SHIFT] = lives.shift;
+          const j = match(i, end, dropped, arenaByte + (base - dropped) * 4, this.headerByte);
           if (dropped > 0) for (let k = i; k < j; k++) keptIndex[k] = k - dropped;
           continued += j - i;
-          if (j > i) this.noteRun(i, j);
           i = j;
           if (i === end) continue;
         }
       }
-      // Entry i did not continue the life at its position in the previous frame: the id map
-      // (table.lookup(id), inlined).
+      // Entry i is a new life, a duplicate, a bad id, or the kernel is not running: one by one.
       // `entityColumns` stages an Int32Array of ids unchecked: an id out of range is dropped here.
       const id = this.ids[i];
-      let kept = id >= 0 && id < table.maxEntityId;
+      let kept = id >= 0 && id < maxId;
       let h = -1;
+      let isContinued = false;
+      const m = i - dropped;
       if (kept) {
-        const page = table.dir[id >>> ID_PAGE_BITS];
-        h = page === 0 ? -1 : table.pool[page - 1 + (id & ID_PAGE_MASK)] - 1;
+        if (dropped === 0 && i < this.prevCount && this.prevIds[i] === id && this.taken[i] === 0) {
+          // The life at this position in the previous frame, still open: its slot already says i.
+          h = this.prevHandles[i];
+          this.taken[i] = 1;
+          isContinued = true;
+        } else {
+          const s = lives.find(id);
+          if (s >= 0) {
+            const j = slotWords[2 * s + 1];
+            if (j < m && this.keptIds[j] === id) {
+              // Recorded earlier in this frame and not despawned since.
+              kept = false;
+              this.duplicate(id);
+            } else {
+              h = this.prevHandles[j];
+              this.taken[j] = 1;
+              slotWords[2 * s + 1] = m;
+              isContinued = true;
+            }
+          }
+        }
       } else {
         this.badId(id);
       }
-      let isContinued = false;
-      if (h >= 0) {
-        const seen = table.lastSeen[h];
-        if (seen === frame) {
-          // Recorded earlier in this frame and not despawned since.
-          kept = false;
-          this.duplicate(id);
-        } else {
-          // In frame 0 there is no previous frame: a life ended in frame 0 has lastSeen ~0 = -1,
-          // which must not read as "recorded in frame -1".
-          isContinued = seen === previous && previous >= 0;
-        }
-      }
       if (kept && !isContinued) {
-        h = table.allocate(id, frame);
+        h = this.table.allocate(id, frame);
         if (h < 0) {
           kept = false;
           this.noHandle(id);
         } else {
           this.onNewLife(id, h);
+          lives.insert(id, m);
         }
       }
       if (!kept) {
@@ -300,7 +340,6 @@ export class EntityResolver {
         i++;
         continue;
       }
-      const m = i - dropped;
       if (dropped > 0) keptIndex[i] = m;
       if (isContinued) continued++;
       const X = this.kernel.x,
@@ -312,7 +351,6 @@ export class EntityResolver {
       }
       this.handles[m] = h;
       this.keptIds[m] = id;
-      table.lastSeen[h] = frame;
       if (base >= 0) this.ring.u32[base + m] = h | (this.flags[i] << HANDLE_BITS);
       i++;
     }
@@ -320,11 +358,24 @@ export class EntityResolver {
     this.dropped = dropped;
     // Bones and rotation repairs read keptIndex for every entry.
     if (dropped === 0 && (needKeptIndex || badRotations !== 0)) this.startKeptIndex(n);
-    while (d < despawns) this.endLife(this.despawnIds[d++]);
+    while (d < despawns) this.endLife(this.despawnIds[d++], frame, m);
     if (badRotations !== 0) this.sanitized += this.repair.rotations(n, base);
     if (base >= 0 && m < n) this.repair.compact(n, m, base);
+    // The table's lastSeen, once per kept life (a life despawned after its entry keeps its end).
+    const seen = this.table.lastSeen;
+    const handles = this.handles;
+    for (let k = 0; k < m; k++) {
+      const hk = handles[k];
+      if (seen[hk] >= 0) seen[hk] = frame;
+    }
     // Every life of the previous frame continued: none died (the usual frame), no need to look.
-    if (continued < prevCount) this.collectDeaths(frame);
+    if (continued < this.prevCount) this.collectDeaths(frame);
+    this.taken.fill(0, 0, this.prevCount);
+    for (let k = 0; k < this.endedNowCount; k++) {
+      this.deaths.push(this.endedNow[k], frame);
+      this.taken[this.endedNowAt[k]] = 2;
+    }
+    this.endedNowCount = 0;
     // This frame's lives become the previous frame's.
     const th = this.prevHandles;
     this.prevHandles = this.handles;
@@ -332,103 +383,85 @@ export class EntityResolver {
     const ti = this.prevIds;
     this.prevIds = this.keptIds;
     this.keptIds = ti;
-    this.writeListHeader();
     this.prevCount = m;
+    this.resolved = frame;
+    lives.compact();
+    this.writeListHeader();
     return m;
   }
 
-  /** Tells the kernel's `run` where the lists are now (after a swap). */
+  /** Tells the kernel's `match` where the lists are now (after a swap) and how many the previous frame has. */
   private writeListHeader(): void {
     const h = this.header;
     h[L_PREV_IDS] = this.prevIds.byteOffset;
     h[L_PREV_HANDLES] = this.prevHandles.byteOffset;
     h[L_CUR_IDS] = this.keptIds.byteOffset;
     h[L_CUR_HANDLES] = this.handles.byteOffset;
+    h[L_PREV_COUNT] = this.prevCount;
   }
 
   /**
-   * The steady state of `resolve`: from entry `i` up to `end`, while each entry has the id the
-   * previous frame had at the same position and that life is still open (recorded in the previous
-   * frame, not despawned, not taken by an earlier entry of this frame), continues it: the handle
-   * goes to `handles`, the handle and flags to the arena's entity section at `base`. Returns the
-   * first entry it did not take. The kernel's WebAssembly `run` does it while the table's `lastSeen`
-   * is in the kernel's memory; the JavaScript loop below is its twin (V8 re-checks each typed
-   * array on every iteration here, so it is about three times slower).
-   *
-   * Why one load decides: a life recorded in the previous frame is the newest life of its id, and
-   * `lastSeen[h] === frame - 1` holds only while it is open and not yet recorded in this frame.
-   */
-  private continueRun(i: number, end: number, dropped: number, frame: number, base: number): number {
-    // The same loop in WebAssembly, while the table's lastSeen is still in the kernel's memory (until
-    // the table grows past the capacity it was given).
-    const run = this.kernel.run;
-    const seenArray = this.table.lastSeen;
-    if (run !== null && seenArray.buffer === this.kernel.buffer) {
-      this.header[L_SEEN] = seenArray.byteOffset;
-      return run(i, end, dropped, frame, this.ring.byteOffset + (base - dropped) * 4, this.headerByte);
-    }
-    const ids = this.ids;
-    const prevIds = this.prevIds;
-    const prevHandles = this.prevHandles;
-    const seen = this.table.lastSeen;
-    const handles = this.handles;
-    const keptIds = this.keptIds;
-    const flags = this.flags;
-    const u = this.ring.u32;
-    const previous = frame - 1;
-    const w = base - dropped;
-    for (; i < end; i++) {
-      const id = ids[i];
-      if (prevIds[i] !== id) break;
-      const h = prevHandles[i];
-      if (seen[h] !== previous) break;
-      seen[h] = frame;
-      handles[i - dropped] = h;
-      keptIds[i - dropped] = id;
-      u[w + i] = h | (flags[i] << HANDLE_BITS);
-    }
-    return i;
-  }
-
-  /**
-   * Remembers that `continueRun` continued the lives at the previous frame's entries [start, end):
-   * none of them died, so `collectDeaths` skips them. Past `MAX_RUNS` runs it looks at everything.
-   */
-  private noteRun(start: number, end: number): void {
-    const k = this.runCount++;
-    if (k < MAX_RUNS) {
-      this.runBounds[2 * k] = start;
-      this.runBounds[2 * k + 1] = end;
-    }
-  }
-
-  /**
-   * Lives of the previous frame not recorded in this one died in the previous frame. Only the
-   * previous frame's entries outside the runs `continueRun` took need a look.
+   * Lives of the previous frame not recorded in this one died in the previous frame: the entries of
+   * the previous frame still 0 in `taken` (four a load). Each goes to the death queue and leaves
+   * the hash.
    */
   private collectDeaths(frame: number): void {
-    const runs = this.runCount <= MAX_RUNS ? this.runCount : 0;
-    let from = 0;
-    for (let r = 0; r < runs; r++) {
-      this.collectDeathsIn(frame, from, this.runBounds[2 * r]);
-      from = this.runBounds[2 * r + 1];
-    }
-    this.collectDeathsIn(frame, from, this.prevCount);
-  }
-
-  private collectDeathsIn(frame: number, from: number, to: number): void {
-    const table = this.table;
-    const prev = this.prevHandles;
-    for (let i = from; i < to; i++) {
-      const h = prev[i];
-      const seen = table.lastSeen[h];
-      if (seen !== frame && seen !== ~frame && table.used[h] === 1) this.deaths.push(h, frame - 1);
+    const words = this.takenWords;
+    const taken = this.taken;
+    const count = this.prevCount;
+    for (let k = 0; k < (count + 3) >>> 2; k++) {
+      if ((words[k] & 0x03030303) === 0x01010101) continue;
+      const to = 4 * k + 4 < count ? 4 * k + 4 : count;
+      for (let j = 4 * k; j < to; j++) if (taken[j] === 0) this.died(j, frame - 1);
     }
   }
 
-  private endLife(id: number): void {
-    const h = this.table.lookup(id);
-    if (h >= 0) this.table.end(h);
+  /** The life of the previous frame's entry `j` ended in `last`: to the death queue, out of the hash. */
+  private died(j: number, last: number): void {
+    const s = this.lives.find(this.prevIds[j]);
+    if (s >= 0 && this.lives.words[2 * s + 1] === j) this.lives.remove(s);
+    this.deaths.push(this.prevHandles[j], last);
+  }
+
+  /**
+   * The frame does not follow the last one resolved (never with the recorder, which counts frames):
+   * every open life ended in the last frame resolved.
+   */
+  private endAll(): void {
+    for (let j = 0; j < this.prevCount; j++) if (this.taken[j] === 0) this.died(j, this.resolved);
+    this.prevCount = 0;
+    this.lives.clear();
+    this.taken.fill(0);
+    this.writeListHeader();
+  }
+
+  /**
+   * Ends the open life of `id` while `frame` resolves, `m` entries kept so far (before it, or
+   * outside a frame: `frame` is the next one and `m` is 0). Its last frame is `frame` when it was
+   * recorded in it already, else `frame - 1`; its handle is released once that frame is evicted. An
+   * id with no open life only has its newest life marked ended.
+   */
+  private endLife(id: number, frame: number, m: number): void {
+    const lives = this.lives;
+    const s = id >= 0 && id < this.table.maxEntityId ? lives.find(id) : -1;
+    if (s < 0) {
+      const h = this.table.lookup(id);
+      if (h >= 0) this.table.end(h);
+      return;
+    }
+    const j = lives.words[2 * s + 1];
+    lives.remove(s);
+    if (j < m && this.keptIds[j] === id) {
+      const h = this.handles[j];
+      this.table.setLastFrame(h, frame, true);
+      this.endedNow[this.endedNowCount] = h;
+      this.endedNowAt[this.endedNowCount++] = j;
+    } else {
+      const h = this.prevHandles[j];
+      this.taken[j] = 2;
+      this.table.setLastFrame(h, frame - 1, true);
+      this.deaths.push(h, frame - 1);
+    }
   }
 
   /** Fills `keptIndex[0..i)` with the identity: every entry before `i` was kept, in place. */

@@ -108,11 +108,11 @@ export class Recorder {
     this.warnOnce = new WarnOnce(o.onWarning);
     this.repairs = new FrameRepairs(this.stats, this.warnOnce);
     // One buffer for the kernel's staging columns, the resolver's block (staged ids and flags, the
-    // lives of this frame and the previous one, the entity table's lastSeen) and the arena, so that
-    // the kernel writes frames in place.
+    // lives of this frame and the previous one, the hash of open lives) and the arena, so that the
+    // kernel writes frames in place and matches entries to lives.
     const arenaBytes = o.arenaBytes >= 1024 ? Math.floor(o.arenaBytes / 8) * 8 : 0;
     const handleCapacity = Math.max(16, Math.min(o.maxEntitiesPerFrame * 2, 1 << 16));
-    const block = EntityResolver.layout(o.maxEntitiesPerFrame, handleCapacity);
+    const block = EntityResolver.layout(o.maxEntitiesPerFrame);
     this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes, { wasm: o.wasm });
     const blockByte = this.kernel.extraOffset;
     this.ring = new FrameRing(o.arenaBytes, o.maxFrames, {
@@ -126,11 +126,7 @@ export class Recorder {
       );
     }
     this.ring.onEvict = (frame) => this.writer.onEvict(frame);
-    this.entities = new EntityTable(
-      handleCapacity,
-      o.maxEntityId,
-      new Int32Array(this.kernel.buffer, blockByte + block.lastSeen, handleCapacity),
-    );
+    this.entities = new EntityTable(handleCapacity, o.maxEntityId);
     this.channels = new ChannelRegistry(o.primitiveBudget);
     this.draw = new DrawRecorder(
       this.channels,

@@ -6,8 +6,9 @@ import { quiet } from './helpers';
 
 /**
  * The rules of lives, written the plain way: a map from id to its current life, entries and
- * despawns applied in call order. The recorder resolves the same frames with its run fast path,
- * its id map, and deaths collected only outside the runs; this model is what they must agree with.
+ * despawns applied in call order. The recorder resolves the same frames with its hash of open lives
+ * (the kernel's match: in place on a byte, else one probe) and deaths found from the entries not
+ * continued; this model is what they must agree with.
  */
 interface Life {
   id: number;
@@ -52,9 +53,8 @@ function lives(r: Recorder, f: number): string[] {
 }
 
 describe('EntityResolver (through the Recorder)', () => {
-  // The WebAssembly run loop, its JavaScript twin, and the switch from one to the other when the
-  // entity table outgrows the part of the kernel's memory it started in (60 frames held need more
-  // handles than the 800 it starts with).
+  // The WebAssembly match, its JavaScript twin, and a ring that holds more lives than the entity
+  // table starts with (60 frames held need more handles than the 800 it starts with).
   it.each([
     { backend: 'wasm', wasm: true, held: 6, grows: false },
     { backend: 'js', wasm: false, held: 6, grows: false },

@@ -216,4 +216,63 @@ describe('Recorder contract', () => {
     r.displayColumns(2, { scaleX: [2, 3], scaleY: [2, 3], alpha: [0.5, 1] }); // outside
     expect(r.stats.displayDropped).toBe(5);
   });
+
+  it("a frame's sanitized count adds every kind of repair, and each stays in its own frame", () => {
+    const r = quiet();
+    const schema = r.declareFields('agent', { hp: 'f32' });
+    r.beginFrame(0, 1);
+    r.entity(1, Number.NaN, 0, 0, 0, 0, 0, 1); // the entity resolver's repair
+    r.entity(2, 0, 0, 0, 0, 0, 0, 1, 300); // flags: the frame's repairs
+    r.fields(2, schema, [Number.POSITIVE_INFINITY]); // a field value
+    r.draw.point(Channel.AI, Number.NaN, 0, 0, 1, 0xff); // an invalid primitive
+    r.draw.point(Channel.AI, 0, Number.NaN, 0, 1, 0xff);
+    r.camera(0, 0, 0, 0, 0, 0, 0, 1); // a zero quaternion
+    r.endFrame();
+    r.beginFrame(1, 1);
+    r.entity(1, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    const h = new FrameHeader();
+    r.reader.readHeader(0, h);
+    expect(h.sanitized).toBe(6);
+    r.reader.readHeader(1, h);
+    expect(h.sanitized).toBe(0);
+  });
+
+  it('the channels a frame draws on are in use, also when everything drawn on one was over its budget', () => {
+    const r = quiet();
+    r.channels.setBudget(Channel.PHYSICS, 0);
+    expect(r.channels.usedMask).toBe(0);
+    r.beginFrame(0, 1);
+    r.entity(1, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    expect(r.channels.usedMask).toBe(0);
+    r.beginFrame(1, 1);
+    r.draw.line(Channel.PHYSICS, 0, 0, 0, 1, 1, 1, 0xff); // over the budget of 0: dropped
+    r.endFrame();
+    expect(r.channels.usedMask).toBe(1 << Channel.PHYSICS);
+    r.beginFrame(2, 1);
+    r.draw.text(Channel.ANIMATION, 0, 0, 0, 'hi', 0xff);
+    r.endFrame();
+    expect(r.channels.usedMask).toBe((1 << Channel.PHYSICS) | (1 << Channel.ANIMATION));
+  });
+
+  it('a frame whose fields ran over their budget is flagged, and only that frame', () => {
+    const r = quiet({ fieldBudgetBytes: 64 });
+    const schema = r.declareFields('agent', { a: 'f32', b: 'f32', c: 'f32', d: 'f32' });
+    const h = new FrameHeader();
+    for (const n of [1, 40, 1]) {
+      r.beginFrame(r.currentFrame, 1);
+      for (let i = 0; i < n; i++) {
+        r.entity(i, 0, 0, 0, 0, 0, 0, 1);
+        r.fields(i, schema, [1, 2, 3, 4]);
+      }
+      r.endFrame();
+    }
+    const flags = [0, 1, 2].map((f) => {
+      r.reader.readHeader(f, h);
+      return h.fieldsOverBudget;
+    });
+    expect(flags).toEqual([false, true, false]);
+    expect(r.stats.fieldRowsOverBudget).toBeGreaterThan(0);
+  });
 });

@@ -285,11 +285,12 @@ describe('loadReplay: the header blocks', () => {
     expect(rows).toBeGreaterThan(2);
     expectError(
       edit((p) => {
-        const h = column(p, 'handle');
-        h[1] = h[0];
+        const h = column(p, 'handle') as number[];
+        expect(h[1]).toBeGreaterThan(0);
+        h[2] = h[1];
       }),
       'CORRUPT',
-      'header.entities.handle[1]',
+      'header.entities.handle[2]',
       'handles must be strictly increasing',
     );
     expectError(
@@ -518,5 +519,122 @@ describe('loadReplay: the frames', () => {
       fixChecksum(p);
     });
     expect(loadReplay(fixed).reader.frameCount).toBe(rec.reader.frameCount);
+  });
+});
+
+describe('loadReplay: every header value names its place', () => {
+  it('a value of the wrong type, at each place of the header', () => {
+    const at = (keys: string[], key: string | number, value: unknown) => (p: FileParts) => {
+      let m: unknown = p.header;
+      for (const k of keys) m = m instanceof Map ? m.get(k) : (m as unknown[])[Number(k)];
+      if (m instanceof Map) m.set(key, value);
+      else (m as unknown[])[Number(key)] = value;
+    };
+    const cases: Array<[string[], string | number, string]> = [
+      [[], 'info', 'header.info'],
+      [['info'], 'platform', 'header.info.platform'],
+      [['info'], 'note', 'header.info.note'],
+      [[], 'channels', 'header.channels'],
+      [['channels', '3'], 'name', 'header.channels[3].name'],
+      [['kinds'], 0, 'header.kinds[0]'],
+      [[], 'entities', 'header.entities'],
+      [['entities'], 'handle', 'header.entities.handle'],
+      [['entities'], 'label', 'header.entities.label'],
+      [['entities', 'label'], 0, 'header.entities.label[0]'],
+      [['entities'], 'ended', 'header.entities.ended'],
+      [[], 'bookmarks', 'header.bookmarks'],
+      [[], 'staticLayers', 'header.staticLayers'],
+      [['staticLayers', '0'], 'name', 'header.staticLayers[0].name'],
+      [['staticLayers', '0'], 'primCount', 'header.staticLayers[0].primCount'],
+      [['staticLayers', '0'], 'words', 'header.staticLayers[0].words'],
+      [[], 'fieldSchemas', 'header.fieldSchemas'],
+      [['fieldSchemas', '0'], 'kind', 'header.fieldSchemas[0].kind'],
+      [['fieldSchemas', '0'], 'names', 'header.fieldSchemas[0].names'],
+      [['fieldSchemas', '0'], 'types', 'header.fieldSchemas[0].types'],
+      [['fieldSchemas', '0'], 'enumNames', 'header.fieldSchemas[0].enumNames'],
+      [[], 'frames', 'header.frames'],
+      [['frames'], 'codec', 'header.frames.codec'],
+      [['frames'], 'checksum', 'header.frames.checksum'],
+      [[], 'buildId', 'header.buildId'],
+      [[], 'savedAt', 'header.savedAt'],
+      [[], 'eventKinds', 'header.eventKinds'],
+      [[], 'textures', 'header.textures'],
+    ];
+    for (const [keys, key, path] of cases) {
+      const e = error(edit(at(keys, key, true)));
+      expect([e.code, e.path, e.detail]).toEqual(['CORRUPT', path, expect.stringMatching(/found boolean$/)]);
+    }
+    const enumName = error(
+      edit((p) =>
+        ((p.header.get('fieldSchemas') as Array<Map<string, unknown>>)[0].get('enumNames') as unknown[]).push(true),
+      ),
+    );
+    expect([enumName.path, enumName.detail]).toEqual([
+      'header.fieldSchemas[0].enumNames[3]',
+      'expected a string, found boolean',
+    ]);
+    // A static layer's primitives are checked under the layer's path.
+    const prim = error(
+      edit((p) => (p.header.get('staticLayers') as Array<Map<string, unknown>>)[0].set('primCount', 99)),
+    );
+    expect([prim.code, prim.path?.startsWith('header.staticLayers[0].words')]).toEqual(['CORRUPT', true]);
+  });
+
+  it('names in messages are cut to 64 characters', () => {
+    const long = 'n'.repeat(70);
+    const cut = JSON.stringify(long.slice(0, 64));
+    const channels = (p: FileParts): Array<Map<string, unknown>> =>
+      p.header.get('channels') as Array<Map<string, unknown>>;
+    const schemas = (p: FileParts): Array<Map<string, unknown>> =>
+      p.header.get('fieldSchemas') as Array<Map<string, unknown>>;
+    const layers = (p: FileParts): Array<Map<string, unknown>> =>
+      p.header.get('staticLayers') as Array<Map<string, unknown>>;
+    const cases: Array<[(p: FileParts) => void, string, string]> = [
+      [
+        (p) => channels(p)[0].set('name', long),
+        'header.channels[0].name',
+        `built-in channel 0 must be "ai", found ${cut}`,
+      ],
+      [
+        (p) => {
+          channels(p)[3].set('name', long);
+          channels(p)[4].set('name', long);
+        },
+        'header.channels[4].name',
+        `channel ${cut} is listed twice`,
+      ],
+      [(p) => p.header.set('kinds', [long, long]), 'header.kinds[1]', `${cut} is listed twice`],
+      [
+        (p) => {
+          layers(p)[0].set('name', long);
+          layers(p)[1].set('name', long);
+        },
+        'header.staticLayers[1].name',
+        `layer ${cut} is listed twice`,
+      ],
+      [(p) => schemas(p)[0].set('kind', long), 'header.fieldSchemas[0].kind', `${cut} is not among the kinds`],
+      [
+        (p) => schemas(p)[0].set('enumNames', [long, long]),
+        'header.fieldSchemas[0].enumNames[1]',
+        `${cut} is listed twice`,
+      ],
+      [(p) => sub(p.header, 'frames').set('codec', long), 'header.frames.codec', `unknown codec ${cut}`],
+      [
+        (p) => sub(p.header, 'info').set('fields', new Map([[long, 5]])),
+        `header.info.fields[${cut}]`,
+        'expected a string, found number',
+      ],
+    ];
+    for (const [fn, path, detail] of cases) {
+      const e = error(edit(fn));
+      expect([e.path, e.detail]).toEqual([path, detail]);
+    }
+  });
+
+  it('a format-3 file without field schemas loads (none declared)', () => {
+    const plain = saveReplay(makeRecording({ frames: 5, entities: 3, seed: 2, fields: false }), { buildId: 'b' });
+    const without = edit((p) => p.header.delete('fieldSchemas'), plain);
+    expect(splitFile(without).version).toBe(3);
+    expect(loadReplay(without).reader.frameCount).toBe(loadReplay(plain).reader.frameCount);
   });
 });

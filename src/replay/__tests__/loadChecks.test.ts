@@ -82,6 +82,8 @@ describe('loadReplay: the raw bytes', () => {
     expectError(bytes(MAGIC), 'TRUNCATED', 'version', 'the file ends before the format version');
     expectError(bytes(MAGIC, [0xcd, 0]), 'TRUNCATED', 'version', 'the file ends inside the format version');
     expectError(bytes(MAGIC, [0xd0, 0xff], body), 'CORRUPT', 'version', 'the format version is negative');
+    expectError(bytes(MAGIC, [0xd0, 0x80], body), 'CORRUPT', 'version', 'the format version is negative');
+    expect(error(bytes(MAGIC, [0x7f], body)).code).toBe('NEWER_VERSION'); // the largest positive fixint
     expectError(
       bytes(MAGIC, [0xa1, 0x33], body),
       'CORRUPT',
@@ -619,6 +621,15 @@ describe('loadReplay: every header value names its place', () => {
         `${cut} is listed twice`,
       ],
       [(p) => sub(p.header, 'frames').set('codec', long), 'header.frames.codec', `unknown codec ${cut}`],
+      [
+        (p) => {
+          (p.header.get('kinds') as string[])[0] = long;
+          schemas(p)[0].set('kind', long);
+          schemas(p)[1].set('kind', long);
+        },
+        'header.fieldSchemas[1].kind',
+        `${cut} has two schemas`,
+      ],
       [
         (p) => sub(p.header, 'info').set('fields', new Map([[long, 5]])),
         `header.info.fields[${cut}]`,

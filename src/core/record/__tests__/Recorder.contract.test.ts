@@ -28,6 +28,7 @@ describe('Recorder contract', () => {
     r.beginFrame(2, 1);
     r.endFrame();
     expect(calls).toEqual(['a0:0', 'b0', 'c0', 'a1:1', 'c1', 'c2']);
+    expect(warningsOf(r)).toEqual([]);
   });
 
   it('onFrameEnd: a throwing listener is reported once, the others still run, and the frame is recorded', () => {
@@ -274,5 +275,27 @@ describe('Recorder contract', () => {
     });
     expect(flags).toEqual([false, true, false]);
     expect(r.stats.fieldRowsOverBudget).toBeGreaterThan(0);
+  });
+
+  it('entity and entity2D take integer ids in [0, maxEntityId), at most maxEntitiesPerFrame a frame', () => {
+    const r = quiet({ maxEntityId: 100, maxEntitiesPerFrame: 4 });
+    r.beginFrame(0, 1);
+    for (const id of [-1, 100, 1.5, Number.NaN]) {
+      r.entity(id, 0, 0, 0, 0, 0, 0, 1);
+      r.entity2D(id, 0, 0, 0);
+    }
+    expect(r.stats.idsOutOfRange).toBe(8);
+    r.entity(99, 1, 0, 0, 0, 0, 0, 1);
+    r.entity2D(0, 2, 0, 0);
+    r.entity(7, 3, 0, 0, 0, 0, 0, 1);
+    r.entity2D(8, 4, 0, 0);
+    r.entity(9, 5, 0, 0, 0, 0, 0, 1); // a fifth: over capacity
+    r.entity2D(10, 6, 0, 0);
+    r.endFrame();
+    expect([r.stats.idsOutOfRange, r.stats.entitiesOverCapacity]).toEqual([8, 2]);
+    const ids: number[] = [];
+    for (const id of [99, 0, 7, 8, 9, 10]) if (r.entities.lookup(id) >= 0) ids.push(id);
+    expect(ids).toEqual([99, 0, 7, 8]);
+    expect(r.reader.entityCountOf(0)).toBe(4);
   });
 });

@@ -376,7 +376,9 @@ describe('Sampler against a reference', () => {
     }
   });
 
-  it('after clear, frames recorded again under the same numbers are decoded again (same times, other offsets; same offsets, other times)', () => {
+  // clear() keeps counting frames: the frames recorded since have new numbers, at the offsets and times
+  // the cached frames had; position 1 is clamped to the oldest of them.
+  it('after clear, the frames recorded since are sampled, not the cached ones at the same offsets or times', () => {
     const r = quietRecorder();
     const s = new Sampler(r.reader);
     const out = new SampleBuffer();
@@ -390,10 +392,12 @@ describe('Sampler against a reference', () => {
     };
     frames([0, 1], 2, 0);
     s.sample(1, out);
-    frames([0, 1], 5, 100); // frame 1 at another offset, same time
+    frames([0, 1], 5, 100); // the second frame at another offset than the cached one, same time
+    expect([r.reader.oldestFrame, r.reader.newestFrame]).toEqual([2, 3]);
     s.sample(1, out);
     expect(differences(r.reader, out, expected(r.reader, 1, false, Infinity))).toEqual([]);
-    frames([0, 2], 5, 200); // frame 1 at the same offset, another time
+    frames([0, 2], 5, 200); // the second frame at the same offset, another time
+    expect([r.reader.oldestFrame, r.reader.newestFrame]).toEqual([4, 5]);
     s.sample(1, out);
     expect(differences(r.reader, out, expected(r.reader, 1, false, Infinity))).toEqual([]);
   });

@@ -230,4 +230,16 @@ describe('DrawRecorder edges', () => {
     expect(r.stats.textBytesOverBudget).toBe(5 * 1000);
     expect(warningsOf(r)).toEqual(['rewindable: text capacity reached; text dropped']);
   });
+
+  it('a static layer past 4,096 paragraphs keeps the first 4,096, counts the dropped bytes and warns once', () => {
+    const r = quiet();
+    const layer = r.staticLayers.set('labels', (d) => {
+      for (let i = 0; i < 4100; i++) d.text(Channel.AI, i, 0, 0, `#${i}`, 0); // one paragraph each
+    });
+    const p = layerPrimitives(layer);
+    expect(p.count).toBe(4096);
+    for (const i of [0, 4095]) expect([p.text(i), p.data[i * 7]]).toEqual([`#${i}`, i]);
+    expect(r.stats.textBytesOverBudget).toBe('#4096#4097#4098#4099'.length);
+    expect(warningsOf(r)).toEqual(['rewindable: text capacity reached; text dropped']);
+  });
 });

@@ -20,13 +20,14 @@ const ROOT = resolve(__dirname, '../..');
 const DIST = resolve(ROOT, 'dist');
 const KB = 1024;
 /**
- * Regression budgets: the measured cost on 25 November 2026 (69.6, 77.9 and 102.3 kB gzipped) plus a
+ * Regression budgets: the measured cost on 25 November 2026, after the timeline's field lanes and the
+ * recorder's hash of open lives (72.6, 81.5 and 105.9 kB gzipped; 74.0 initial on first use), plus a
  * little room; raise one deliberately when a feature adds weight. Issue 19 asks for 60 kB;
  * docs/performance.md says what is left above it and why.
  */
-const BUDGET_INTEGRATION = 72 * KB;
-const BUDGET_WITH_INSPECTOR = 80 * KB;
-const BUDGET_FULL = 105 * KB;
+const BUDGET_INTEGRATION = 76 * KB;
+const BUDGET_WITH_INSPECTOR = 84 * KB;
+const BUDGET_FULL = 109 * KB;
 
 const work = mkdtempSync(join(tmpdir(), 'rewindable-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

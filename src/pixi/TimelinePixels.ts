@@ -127,9 +127,7 @@ export class TimelinePixels {
 
   /** Uploads the whole image. */
   public commit(): void {
-    this.uploaded[0] = 0;
-    this.uploaded[1] = this.h;
-    this.source?.update();
+    this.commitRows(0, this.h);
   }
 
   /** The rows `[first, end)` of the last upload (for tests and tools). */

@@ -14,16 +14,13 @@ import {
   restoreTransform,
   saveTransform,
   viewToWorld,
+  CAMERA_MODES,
+  type CameraMode,
 } from './camera';
 
-/**
- * `game`: the recorded game camera (interpolated), or the view at pause when none was recorded.
- * `free`: moved by hand. `follow`: centred on the selected entity, zoom and rotation by hand.
- */
-export type CameraMode = 'game' | 'free' | 'follow';
-
-/** Every camera mode, in the order `C` cycles through them. */
-export const CAMERA_MODES: readonly CameraMode[] = ['game', 'free', 'follow'];
+// The modes live with the camera convention: the overlay and its panel name them before the
+// controller (part of the lazily loaded paused view) exists.
+export { CAMERA_MODES, type CameraMode } from './camera';
 
 /** Limits and input of the manual camera. */
 export interface CameraControllerOptions {

@@ -6,16 +6,16 @@ import type { CameraController } from './CameraController';
 import type { RewindOverlayOptions } from './RewindOverlayOptions';
 
 /**
- * What the parts of `RewindOverlay` (`OverlayHud`, `OverlayView`, `ReplaySession`) share, handed to
- * each as one object instead of a long argument list. It holds no state of its own: every piece of
- * state stays with the part that owns it, and a part that changed something says so through
- * `changed()`, which reaches the overlay's `onChange` listeners.
+ * What the parts of `RewindOverlay` (`ReplaySession`, `RecordStep`, the lazily loaded `PausedView`)
+ * share, handed to each as one object instead of a long argument list. It holds no state of its
+ * own: every piece of state stays with the part that owns it, and a part that changed something
+ * says so through `changed()`, which reaches the overlay's `onChange` listeners.
  *
  * @internal Built by `RewindOverlay`; not exported from `rewindable/pixi`.
  *
  * @example
- * const ctx: OverlayContext = { app, world, binding, recorder, options, camera, warn, changed: () => emit() };
- * const view = new OverlayView(ctx, hud);
+ * const ctx: OverlayContext = { app, world, binding, recorder, options, warn, changed: () => emit() };
+ * const session = new ReplaySession(ctx, livePlayback);
  */
 export interface OverlayContext {
   readonly app: Application;
@@ -24,12 +24,25 @@ export interface OverlayContext {
   readonly binding: EntityBinding;
   readonly recorder: Recorder;
   readonly options: Readonly<RewindOverlayOptions>;
-  /** The replay camera (commands: `follow`, `begin`, `end`, ...). */
-  readonly camera: CameraController;
   /** Reports a problem once per `key` through `options.onWarning` (never throws). */
   warn(key: string, message: string): void;
   /** Tells the overlay's change listeners that its state changed. */
   changed(): void;
+}
+
+/**
+ * The `OverlayContext` of the paused view's parts (`OverlayHud`, `OverlayView`), with the replay
+ * camera that `PausedView` builds when it loads.
+ *
+ * @internal Built by `PausedView`.
+ *
+ * @example
+ * const ctx: ViewContext = { ...shell, camera: new CameraController(options.camera) };
+ * const view = new OverlayView(ctx, hud, sample);
+ */
+export interface ViewContext extends OverlayContext {
+  /** The replay camera (commands: `follow`, `begin`, `end`, ...). */
+  readonly camera: CameraController;
 }
 
 /**

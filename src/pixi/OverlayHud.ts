@@ -2,7 +2,7 @@ import { Container } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
 import type { PlaybackState } from '../core/playback/TimeControl';
 import type { ChannelRegistry } from '../core/store/ChannelRegistry';
-import type { OverlayContext } from './OverlayContext';
+import type { ViewContext } from './OverlayContext';
 import { TextPanel } from './TextPanel';
 import type { Timeline } from './Timeline';
 
@@ -61,7 +61,7 @@ export class OverlayHud {
 
   /** `onResize` is called when a layout finds a new screen size (the camera must be re-applied). */
   public constructor(
-    private readonly ctx: OverlayContext,
+    private readonly ctx: ViewContext,
     public readonly timeline: Timeline,
     private readonly onResize: () => void,
   ) {

@@ -1,6 +1,6 @@
 import { Container, Graphics, RendererType, type StrokeStyle } from 'pixi.js';
 import type { Playback } from '../core/playback/Playback';
-import { SampleBuffer } from '../core/playback/SampleBuffer';
+import type { SampleBuffer } from '../core/playback/SampleBuffer';
 import { EntityBuffer, PrimitiveBuffer } from '../core/read/buffers';
 import { ChannelMask } from '../core/store/ChannelMask';
 import { Channel, type ChannelRegistry } from '../core/store/ChannelRegistry';
@@ -9,7 +9,7 @@ import { addStickFigure } from './bones';
 import { CAM_ANGLE, CAM_ZOOM, copyTransform, viewToWorld } from './camera';
 import { DebugLayers } from './DebugLayers';
 import { EntityPresenter } from './EntityPresenter';
-import type { OverlayContext } from './OverlayContext';
+import type { ViewContext } from './OverlayContext';
 import type { OverlayHud } from './OverlayHud';
 import { OnionSkin } from './OnionSkin';
 import { DEFAULT_PARAGRAPH_STYLE } from './ParagraphPool';
@@ -29,7 +29,7 @@ const pickScratch = new Float64Array(2);
  * @internal Part of `RewindOverlay`, which forwards its commands here.
  *
  * @example
- * const view = new OverlayView(ctx, hud);
+ * const view = new OverlayView(ctx, hud, new SampleBuffer());
  * view.updateLive();                       // per tick while the game runs
  * view.beginSession(playback, true);       // paused: take over the live objects
  * view.updateReplay(recorder.staticLayers); // per tick while paused
@@ -42,8 +42,6 @@ export class OverlayView {
   public readonly presenter: EntityPresenter;
   /** Ghosts and trail of the selected entity (off until enabled). */
   public readonly onion: OnionSkin;
-  /** The sample shown while paused. */
-  public readonly sample = new SampleBuffer();
   private readonly channels: ChannelMask;
   private bonesOn: boolean;
   /** Colour of the animation channel of the session's recording, taken when the session begins. */
@@ -75,8 +73,10 @@ export class OverlayView {
   private liveBonesDrawn = true;
 
   public constructor(
-    private readonly ctx: OverlayContext,
+    private readonly ctx: ViewContext,
     private readonly hud: OverlayHud,
+    /** The sample shown while paused (the overlay's, which exists before this view loads). */
+    public readonly sample: SampleBuffer,
   ) {
     const o = ctx.options;
     this.channels = new ChannelMask(o.channels);

@@ -4,8 +4,7 @@ import type { FrameReader } from '../core/read/FrameReader';
 import type { StaticLayers } from '../core/store/StaticLayers';
 import type { ReplayBookmark } from '../replay/saveReplay';
 import type { OverlayContext } from './OverlayContext';
-import type { OverlayHud, ShownTime } from './OverlayHud';
-import type { OverlayView } from './OverlayView';
+import type { ShownTime } from './OverlayHud';
 import { Pausables } from './Pausables';
 import type { ShowReplayOptions, ShowReplaySource } from './RewindOverlayOptions';
 
@@ -14,6 +13,29 @@ export interface ResolvedReplay {
   readonly reader: FrameReader;
   readonly staticLayers: StaticLayers | null;
   readonly bookmarks: ReadonlyArray<Readonly<ReplayBookmark>>;
+}
+
+/**
+ * What the session asks of the paused view (`PausedView`, loaded after the overlay is built): the
+ * takeover of the screen around a pause. The session works without one: a pause before the view
+ * has loaded halts the game at once, and the view takes over when it is attached.
+ *
+ * @internal Implemented by `PausedView`.
+ *
+ * @example
+ * session.attach(pausedView); // shows the pause already under way, if any
+ */
+export interface SessionView {
+  /** The game stopped: save the game's camera, show the timeline. */
+  halt(): void;
+  /** The game resumes: close the session, restore the camera, hide the timeline, clear the selection. */
+  unhalt(): void;
+  /** Presents `playback` from now on (`takeLive`: take over the game's live objects). */
+  open(playback: Playback, takeLive: boolean): void;
+  /** Closes what `open` opened: live objects are restored. */
+  close(): void;
+  /** No entity selected or followed. */
+  deselect(): void;
 }
 
 /**
@@ -48,10 +70,15 @@ function isReplaySource(source: ShowReplaySource | FrameReader): source is ShowR
  * change events (the one response to every time command) and opens and closes the view's
  * sessions; it owns whether the game is halted and the time state shown.
  *
+ * The view (`SessionView`) is attached when it has loaded: a pause before halts the game at once
+ * (the game's objects stay as they are) and the view takes over when attached. A view that failed
+ * to load (`fail`) leaves the game running: the live time control is sent back to live.
+ *
  * @internal Part of `RewindOverlay`, which forwards `showReplay`/`returnToLive` here.
  *
  * @example
- * const session = new ReplaySession(ctx, livePlayback, view, hud);
+ * const session = new ReplaySession(ctx, livePlayback);
+ * session.attach(pausedView);
  * const pb = session.showReplay({ reader, staticLayers: null, bookmarks: [] }, {}, true); // concrete frames
  * session.returnToLive();
  */
@@ -75,15 +102,37 @@ export class ReplaySession {
   private worldVisibleAtReplay = true;
   private newestAtPause = -1;
   private readonly clocks: Pausables;
+  /** The paused view, once loaded. */
+  private view: SessionView | null = null;
+  /** Why the view will never come (it failed to load), or null. */
+  private failure: string | null = null;
 
   public constructor(
     private readonly ctx: OverlayContext,
     public readonly live: Playback,
-    private readonly view: OverlayView,
-    private readonly hud: OverlayHud,
   ) {
     this.clocks = new Pausables(ctx.options.pausables, ctx.app.ticker, ctx.warn);
     this.unsubscribeLive = live.time.onChange(() => this.onLiveTimeChange());
+  }
+
+  /** The paused view has loaded: it shows the pause under way, if any, and every one after. */
+  public attach(view: SessionView): void {
+    this.view = view;
+    if (!this.haltedValue) return;
+    view.halt();
+    if (this.replayPlayback !== null) view.deselect();
+    view.open(this.playback, this.replayPlayback === null);
+  }
+
+  /**
+   * The paused view failed to load (`message` says why): a pause under way ends (the game runs
+   * again, everything as it was), and from now on the live time control is sent back to live
+   * whenever it leaves it; `showReplay` throws `message`.
+   */
+  public fail(message: string): void {
+    this.failure = message;
+    if (this.replayPlayback !== null) this.returnToLive();
+    else if (this.haltedValue || this.live.time.state !== 'live') this.live.time.goLive();
   }
 
   /** True while the game must not simulate (a replay is shown). */
@@ -118,8 +167,9 @@ export class ReplaySession {
 
   /** See `RewindOverlay.showReplay`; `concrete`: show recorded frames without blending. */
   public showReplay(source: ResolvedReplay, options: ShowReplayOptions, concrete: boolean): Playback {
+    if (this.failure !== null) throw new Error(this.failure);
     const ctx = this.ctx;
-    this.view.endSession();
+    this.view?.close();
     this.dropReplay();
     const pb = new Playback(source.reader, options.playback ?? ctx.options.playback);
     pb.sampler.concrete = concrete;
@@ -132,11 +182,9 @@ export class ReplaySession {
     if (!this.haltedValue) this.halt();
     this.worldVisibleAtReplay = ctx.world.visible;
     if (ctx.options.hideWorldInReplay) ctx.world.visible = false;
-    this.view.select(-1);
-    this.hud.showInfo(-1, null);
-    ctx.camera.follow(-1);
+    this.view?.deselect();
     this.watchBookmarks();
-    this.view.beginSession(pb, false);
+    this.view?.open(pb, false);
     pb.time.pause();
     ctx.changed();
     return pb;
@@ -160,7 +208,7 @@ export class ReplaySession {
       this.live.time.goLive();
       return;
     }
-    this.view.endSession();
+    this.view?.close();
     this.dropReplay();
     this.ctx.world.visible = this.worldVisibleAtReplay;
     if (this.live.time.state !== 'live') this.live.time.goLive();
@@ -186,16 +234,22 @@ export class ReplaySession {
     this.destroyed = true;
     this.unsubscribeLive();
     this.unsubscribeBookmarks?.();
-    this.view.endSession();
+    this.view?.close();
   }
 
   private onLiveTimeChange(): void {
     if (this.destroyed) return;
     const t = this.live.time;
     if (this.replayPlayback === null) {
+      if (t.state !== 'live' && !this.haltedValue && this.failure !== null) {
+        // No view will show a pause: the game keeps running.
+        this.ctx.warn('paused-view-failed', this.failure);
+        t.goLive();
+        return;
+      }
       if (t.state !== 'live' && !this.haltedValue) {
         this.halt();
-        this.view.beginSession(this.live, true);
+        this.view?.open(this.live, true);
       } else if (t.state === 'live' && this.haltedValue) {
         this.unhalt();
       }
@@ -232,11 +286,7 @@ export class ReplaySession {
     this.clocks.pause();
     const reader = ctx.recorder.reader;
     this.newestAtPause = reader.frameCount > 0 ? reader.newestFrame : -1;
-    this.hud.layout();
-    ctx.camera.begin(ctx.world);
-    this.hud.setTimelineVisible(true);
-    this.hud.refreshLabel(false);
-    this.view.invalidate();
+    this.view?.halt();
     this.watchBookmarks();
     ctx.changed();
     this.callSafely(ctx.options.onPause, 'onPause');
@@ -245,13 +295,8 @@ export class ReplaySession {
   /** The game resumes: restore everything exactly. */
   private unhalt(): void {
     const ctx = this.ctx;
-    this.view.endSession();
-    ctx.camera.end(ctx.world);
+    this.view?.unhalt();
     this.haltedValue = false;
-    this.hud.setTimelineVisible(false);
-    this.view.clearSelection();
-    this.hud.showInfo(-1, null);
-    this.view.invalidate();
     this.shown.state = 'live';
     this.clocks.resume();
     ctx.changed();

@@ -1,18 +1,19 @@
 import type { Application, Container, Ticker } from 'pixi.js';
 import { Playback } from '../core/playback/Playback';
-import type { SampleBuffer } from '../core/playback/SampleBuffer';
+import { SampleBuffer } from '../core/playback/SampleBuffer';
 import type { PlaybackState } from '../core/playback/TimeControl';
 import type { FrameReader } from '../core/read/FrameReader';
 import type { Recorder } from '../core/record/Recorder';
 import type { EntityBinding } from './binding';
-import { CameraController, type CameraMode } from './CameraController';
+import { CAMERA_MODES, type CameraMode } from './camera';
+import type { CameraController } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
 import { DEFAULT_KEY_BINDINGS, KeyboardControls, type KeyBindings, type OverlayCommand } from './KeyboardControls';
 import { warnOncePerKey, type OverlayContext } from './OverlayContext';
-import { OverlayHud } from './OverlayHud';
-import { OverlayView } from './OverlayView';
+import type { PausedView, ViewSettings } from './PausedView';
 import { LifeKinds } from './LifeKinds';
+import { loadPausedView } from './loadPausedView';
 import { addBookmarkAtViewed, runOverlayCommand, seekBookmark, seekNearestMarker } from './overlayCommands';
 import { OverlaySuspension } from './OverlaySuspension';
 import { RecordStep } from './RecordStep';
@@ -26,7 +27,7 @@ import {
 } from './RewindOverlayOptions';
 import type { OnionSkin } from './OnionSkin';
 import type { TextPanel } from './TextPanel';
-import { Timeline } from './Timeline';
+import type { Timeline } from './Timeline';
 
 export {
   DEFAULT_REWIND_OVERLAY_OPTIONS,
@@ -56,10 +57,21 @@ export {
  *
  * The per-tick update allocates nothing in steady state; see docs/getting-started.md.
  *
- * The work is shared out: `OverlayView` draws the world-space layers, `OverlayHud` the screen-space
- * interface, `ReplaySession` switches between live and replay and takes over / restores the game,
- * `RecordStep` records each live tick, `OverlaySuspension` says whether the overlay is suspended and
- * `runOverlayCommand` maps keyboard/panel commands to the public API.
+ * **Loading.** What shows a pause (the timeline, the camera, debug layers, the entity presenter,
+ * the onion skin: `PausedView`) is a chunk of its own, loaded with `import()` as the overlay is
+ * built, while the game runs (docs/performance.md, "Bundle size"). Until it has loaded (`ready`,
+ * `viewState`) the overlay records, takes keys and tracks the pause: a pause then halts the game at
+ * once (`isPaused`, `onPause`) and the view shows it when it arrives; live debug drawing starts then
+ * too. The view's parts (`camera`, `timeline`, `layers`, `presenter`, `onion`, `worldOverlay`, `ui`,
+ * `badge`, `help`, `info`) exist from then on, and reading one before throws an error that says so;
+ * settings changed before (`setChannel`, `setShowBones`, `setOnionSkin`, `setCameraMode`,
+ * `toggleHelp`, ...) are handed to it. A view that fails to load is reported through
+ * `options.onError` and leaves the game running and recording, without pause or replay.
+ *
+ * The work is shared out: `PausedView` (with `OverlayView`, the world-space layers, and `OverlayHud`,
+ * the screen-space interface), `ReplaySession` switches between live and replay and takes over /
+ * restores the game, `RecordStep` records each live tick, `OverlaySuspension` says whether the
+ * overlay is suspended and `runOverlayCommand` maps keyboard/panel commands to the public API.
  * Each owns its state and changes it through its methods; they share one `OverlayContext`. Time
  * moves only through commands to the shown playback's `TimeControl` (keys, panel and timeline send
  * them); the session and the view react to its one change event.
@@ -73,33 +85,26 @@ export {
  *   record: (rec) => { for (const e of entities) rec.entity(e.id, e.x, e.y, 0, 0, 0, Math.sin(e.a / 2), Math.cos(e.a / 2)); },
  * });
  * app.ticker.add(() => { if (!overlay.isPaused) game.step(); });
+ * await overlay.ready; // only to reach overlay.timeline, overlay.layers, ... (the view's parts)
  */
 export class RewindOverlay {
   public readonly options: Readonly<RewindOverlayOptions>;
   /** Playback of the live recording. */
   public readonly livePlayback: Playback;
-  /** The replay camera. */
-  public readonly camera: CameraController;
-  /** World-space layers (re-created entities, debug draw), kept aligned with the world container. */
-  public readonly worldOverlay: Container;
-  /** Screen-space interface (timeline, badge, help), kept on top of the stage. */
-  public readonly ui: Container;
-  public readonly timeline: Timeline;
-  public readonly layers: DebugLayers;
-  public readonly presenter: EntityPresenter;
-  /** Over-budget badge. */
-  public readonly badge: TextPanel;
-  /** Help overlay (H). */
-  public readonly help: TextPanel;
-  /** Selected entity readout. */
-  public readonly info: TextPanel;
-  /** Onion skin and trail of the selected entity (`configure` for ghost count, spacing, whole kind). */
-  public readonly onion: OnionSkin;
-
+  /**
+   * Settles when the paused view has loaded (see "Loading" above): `camera`, `timeline`, `layers`,
+   * `presenter`, `onion`, `worldOverlay`, `ui`, `badge`, `help` and `info` exist from then on.
+   * Rejects when it failed to load (reported through `options.onError` too; the game keeps running
+   * without pause or replay) or the overlay was destroyed first. Awaiting it is optional.
+   *
+   * @example
+   * const overlay = new RewindOverlay(app, world, binding, recorder);
+   * await overlay.ready;
+   * overlay.worldOverlay.addChildAt(effects, 1);
+   */
+  public readonly ready: Promise<void>;
   /** The keyboard handler (null when `keyboard` is off). */
   public readonly keyboard: KeyboardControls | null;
-  private readonly hud: OverlayHud;
-  private readonly view: OverlayView;
   private readonly session: ReplaySession;
   private listeners: Array<(overlay: RewindOverlay) => void> = [];
   private destroyed = false;
@@ -107,6 +112,12 @@ export class RewindOverlay {
   private readonly recordStep: RecordStep;
   private readonly suspension: OverlaySuspension;
   private readonly lifeKinds: LifeKinds;
+  private readonly sampleBuffer = new SampleBuffer();
+  private readonly ctx: OverlayContext;
+  /** The paused view once loaded; until then `pending` keeps the view settings changed meanwhile. */
+  private paused: PausedView | null = null;
+  private readonly pending: ViewSettings;
+  private viewStateValue: 'loading' | 'ready' | 'failed' = 'loading';
 
   public constructor(
     public readonly app: Application,
@@ -121,44 +132,28 @@ export class RewindOverlay {
 
     this.livePlayback = new Playback(recorder.reader, o.playback);
     this.livePlayback.sampler.concrete = !o.interpolate;
-
-    this.camera = new CameraController(o.camera);
-    this.camera.captureWheel(app.canvas);
-    this.camera.setSharedCamera(o.sharedCamera);
-    const ctx: OverlayContext = {
+    this.ctx = {
       app,
       world,
       binding,
       recorder,
       options: this.options,
-      camera: this.camera,
       warn: warnOncePerKey(this.options.onWarning),
       changed: () => this.emit(),
     };
-    this.timeline = new Timeline(o.timeline, (frame) => this.playback.time.seek(frame));
-    this.hud = new OverlayHud(ctx, this.timeline, () => this.view.invalidateCamera());
-    this.ui = this.hud.root;
-    this.badge = this.hud.badge;
-    this.help = this.hud.help;
-    this.info = this.hud.info;
-    this.view = new OverlayView(ctx, this.hud);
-    this.worldOverlay = this.view.root;
-    this.layers = this.view.layers;
-    this.presenter = this.view.presenter;
-    this.onion = this.view.onion;
-    // A render group of its own, as the world layers (see OverlayView): the timeline's changes
-    // rebuild this group's draw instructions, not the game's.
-    this.ui.isRenderGroup = true;
-    app.stage.addChild(this.ui);
-    this.session = new ReplaySession(ctx, this.livePlayback, this.view, this.hud);
-    this.lifeKinds = new LifeKinds(recorder, binding, ctx.warn);
-    this.recordStep = new RecordStep(ctx);
-    this.suspension = new OverlaySuspension(o.suspendWhen, ctx.warn, (on) => this.onSuspendedChange(on));
-    this.camera.onChange(() => {
-      this.view.invalidateCamera();
-      this.emit();
-    });
-    this.camera.onClick((x, y) => this.select(this.view.pick(x, y)));
+    this.pending = {
+      channels: o.channels >>> 0,
+      bones: o.showBones,
+      onion: null,
+      cameraMode: null,
+      helpIntro: '',
+      selectionDetail: true,
+      helpShown: false,
+    };
+    this.session = new ReplaySession(this.ctx, this.livePlayback);
+    this.lifeKinds = new LifeKinds(recorder, binding, this.ctx.warn);
+    this.recordStep = new RecordStep(this.ctx);
+    this.suspension = new OverlaySuspension(o.suspendWhen, this.ctx.warn, (on) => this.onSuspendedChange(on));
 
     const bindings: KeyBindings = { ...DEFAULT_KEY_BINDINGS, ...o.keys };
     const target = o.keyboardTarget ?? (typeof window !== 'undefined' ? window : null);
@@ -173,10 +168,71 @@ export class RewindOverlay {
             run: (c) => this.runCommand(c),
           })
         : null;
-    this.hud.setHelpLines(this.keyboard !== null ? this.keyboard.describe() : []);
 
     app.ticker.add(this.onTick, this, o.tickerPriority);
-    this.hud.layout();
+    this.ready = this.loadView();
+    // Reported through onError; a game that never awaits `ready` must not see an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  // ───────────────────────────── the paused view ─────────────────────────────
+
+  /**
+   * `'loading'` until the paused view has loaded, then `'ready'` (or `'failed'`: the game runs on
+   * without pause or replay). See `ready`.
+   */
+  public get viewState(): 'loading' | 'ready' | 'failed' {
+    return this.viewStateValue;
+  }
+
+  /** The replay camera. Exists once `ready` has settled (reading it before throws). */
+  public get camera(): CameraController {
+    return this.view('camera').camera;
+  }
+
+  /** World-space layers (re-created entities, debug draw), kept aligned with the world container. After `ready`. */
+  public get worldOverlay(): Container {
+    return this.view('worldOverlay').worldOverlay;
+  }
+
+  /** Screen-space interface (timeline, badge, help), kept on top of the stage. After `ready`. */
+  public get ui(): Container {
+    return this.view('ui').ui;
+  }
+
+  /** The timeline (shown while paused). After `ready`. */
+  public get timeline(): Timeline {
+    return this.view('timeline').timeline;
+  }
+
+  /** The debug layers (channels' primitives, paragraphs). After `ready`. */
+  public get layers(): DebugLayers {
+    return this.view('layers').layers;
+  }
+
+  /** Shows the game's objects, re-created ones and debug shapes while paused. After `ready`. */
+  public get presenter(): EntityPresenter {
+    return this.view('presenter').presenter;
+  }
+
+  /** Over-budget badge. After `ready`. */
+  public get badge(): TextPanel {
+    return this.view('badge').badge;
+  }
+
+  /** Help overlay (H). After `ready`. */
+  public get help(): TextPanel {
+    return this.view('help').help;
+  }
+
+  /** Selected entity readout. After `ready`. */
+  public get info(): TextPanel {
+    return this.view('info').info;
+  }
+
+  /** Onion skin and trail of the selected entity (`configure` for ghost count, spacing, whole kind). After `ready`. */
+  public get onion(): OnionSkin {
+    return this.view('onion').onion;
   }
 
   // ───────────────────────────── state ─────────────────────────────
@@ -217,22 +273,22 @@ export class RewindOverlay {
 
   /** The sample shown while paused (read-only; for tools and tests). */
   public get sample(): SampleBuffer {
-    return this.view.sample;
+    return this.sampleBuffer;
   }
 
   /** How many samples were presented (changed frames shown). */
   public get sampleCount(): number {
-    return this.view.samples;
+    return this.paused !== null ? this.paused.view.samples : 0;
   }
 
   /** Enabled channels as a bit mask. */
   public get channelMask(): number {
-    return this.view.channelMask;
+    return this.paused !== null ? this.paused.view.channelMask : this.pending.channels;
   }
 
   /** Whether bones are drawn (with the animation channel on). */
   public get showBones(): boolean {
-    return this.view.showBones;
+    return this.paused !== null ? this.paused.view.showBones : this.pending.bones;
   }
 
   /** Whether frames are blended (false: concrete frames). */
@@ -242,12 +298,13 @@ export class RewindOverlay {
 
   /** Whether the onion skin and trail of the selected entity are shown. */
   public get onionSkin(): boolean {
-    return this.view.onion.enabled;
+    if (this.paused !== null) return this.paused.view.onion.enabled;
+    return this.pending.onion ?? this.options.onionSkin.enabled ?? false;
   }
 
-  /** Handle of the selected entity, or -1. */
+  /** Handle of the selected entity, or -1 (always before the paused view has loaded). */
   public get selected(): number {
-    return this.view.selected;
+    return this.paused !== null ? this.paused.view.selected : -1;
   }
 
   /**
@@ -300,17 +357,32 @@ export class RewindOverlay {
 
   /** Enables or disables one channel. */
   public setChannel(channel: number, on: boolean): void {
-    if (this.view.setChannel(channel, on)) this.emit();
+    if (this.paused !== null) {
+      if (this.paused.view.setChannel(channel, on)) this.emit();
+      return;
+    }
+    const bit = 1 << channel;
+    this.setChannelMask(on ? this.pending.channels | bit : this.pending.channels & ~bit);
   }
 
   /** Sets every channel at once (bit c = channel c). */
   public setChannelMask(mask: number): void {
-    if (this.view.setChannels(mask)) this.emit();
+    if (this.paused !== null) {
+      if (this.paused.view.setChannels(mask)) this.emit();
+    } else if (this.pending.channels !== mask >>> 0) {
+      this.pending.channels = mask >>> 0;
+      this.emit();
+    }
   }
 
   /** Shows or hides bones (stick figures, with the animation channel on). */
   public setShowBones(on: boolean): void {
-    if (this.view.setShowBones(on)) this.emit();
+    if (this.paused !== null) {
+      if (this.paused.view.setShowBones(on)) this.emit();
+    } else if (this.pending.bones !== on) {
+      this.pending.bones = on;
+      this.emit();
+    }
   }
 
   /** Blends between frames (true) or shows concrete recorded frames (false). */
@@ -320,26 +392,40 @@ export class RewindOverlay {
     this.livePlayback.sampler.concrete = !on;
     const replay = this.session.replay;
     if (replay !== null) replay.sampler.concrete = !on;
-    this.view.invalidateSample();
+    this.paused?.view.invalidateSample();
     this.emit();
   }
 
   /** Shows or hides the onion skin (ghosts at the previous and next frames) and trail of the selected entity. */
   public setOnionSkin(on: boolean): void {
-    if (this.view.setOnionSkin(on)) this.emit();
+    if (this.paused !== null) {
+      if (this.paused.view.setOnionSkin(on)) this.emit();
+    } else if (this.onionSkin !== on) {
+      this.pending.onion = on;
+      this.emit();
+    }
   }
 
-  /** Sets the camera mode (`game` is the recorded camera). */
+  /** The camera mode (`camera.mode`; before the paused view has loaded, the mode it will start in). */
+  public get cameraMode(): CameraMode {
+    return this.paused !== null ? this.paused.camera.mode : (this.pending.cameraMode ?? 'game');
+  }
+
+  /** Sets the camera mode (`game` is the recorded camera); before the paused view has loaded, its first mode. */
   public setCameraMode(mode: CameraMode): void {
-    this.camera.setMode(mode);
+    if (this.paused !== null) this.paused.camera.setMode(mode);
+    else if (mode !== this.cameraMode && CAMERA_MODES.includes(mode)) {
+      this.pending.cameraMode = mode;
+      this.emit();
+    }
   }
 
-  /** Selects (and follows) the entity of `handle`; -1 clears the selection. */
+  /**
+   * Selects (and follows) the entity of `handle`; -1 clears the selection. Does nothing before the
+   * paused view has loaded (no entity is shown to select).
+   */
   public select(handle: number): void {
-    if (!this.view.select(handle)) return;
-    this.camera.follow(handle);
-    this.hud.showInfo(handle, this.playback);
-    this.emit();
+    if (this.paused !== null && this.paused.select(handle, this.playback)) this.emit();
   }
 
   /** Adds a bookmark at the viewed frame (the newest while live), with no label unless given. Returns its id. */
@@ -376,7 +462,8 @@ export class RewindOverlay {
    * overlay.setHelpIntro('click an entity: the inspector shows its values over time');
    */
   public setHelpIntro(line: string): void {
-    this.hud.setHelpIntro(line);
+    if (this.paused !== null) this.paused.hud.setHelpIntro(line);
+    else this.pending.helpIntro = line;
   }
 
   /**
@@ -385,18 +472,23 @@ export class RewindOverlay {
    * shown, since it shows those.
    */
   public setSelectionDetail(on: boolean): void {
-    this.hud.setInfoDetail(on);
+    if (this.paused !== null) this.paused.hud.setInfoDetail(on);
+    else this.pending.selectionDetail = on;
   }
 
-  /** Shows or hides the key help; `onChange` listeners hear of it (a page's own HUD can step aside). */
-  public toggleHelp(show = !this.help.root.visible): void {
-    this.hud.toggleHelp(show);
+  /**
+   * Shows or hides the key help; `onChange` listeners hear of it (a page's own HUD can step aside).
+   * Before the paused view has loaded, it is shown when it loads.
+   */
+  public toggleHelp(show = !this.helpShown): void {
+    if (this.paused !== null) this.paused.hud.toggleHelp(show);
+    else this.pending.helpShown = show;
     this.emit();
   }
 
-  /** Whether the key help is shown. */
+  /** Whether the key help is shown (or will be, once the paused view has loaded). */
   public get helpShown(): boolean {
-    return this.help.root.visible;
+    return this.paused !== null ? this.paused.help.root.visible : this.pending.helpShown;
   }
 
   /**
@@ -440,7 +532,7 @@ export class RewindOverlay {
 
   /** Forces a full redraw on the next update. */
   public invalidate(): void {
-    this.view.invalidate();
+    this.paused?.view.invalidate();
   }
 
   // ───────────────────────────── per tick ─────────────────────────────
@@ -453,22 +545,19 @@ export class RewindOverlay {
   public update(dtSeconds: number): void {
     if (this.destroyed) return;
     const dt = dtSeconds > 0 ? (dtSeconds < this.options.maxTickSeconds ? dtSeconds : this.options.maxTickSeconds) : 0;
-    this.hud.layout();
+    const view = this.paused;
+    view?.layout();
     const session = this.session;
     const pb = session.playback;
     // Paused: nothing moves, so only the markers are refreshed (bookmarks may change).
     if (!session.halted || session.playing) pb.update(dt);
     else pb.markers.refresh();
-    if (session.halted) {
-      session.checkRecordingWhilePaused(pb);
-      this.view.updateReplay(session.staticLayers);
-      this.hud.update(pb, dt, session.shownTime);
-    } else {
-      this.view.updateLive();
-    }
-    this.view.placeLayers();
-    const stage = this.app.stage;
-    if (stage.children[stage.children.length - 1] !== this.ui) stage.addChild(this.ui);
+    if (session.halted) session.checkRecordingWhilePaused(pb);
+    // Before the paused view has loaded nothing is drawn (a pause waits for it, the game halted).
+    if (view === null) return;
+    if (session.halted) view.updateReplay(session.staticLayers, pb, dt, session.shownTime);
+    else view.updateLive();
+    view.place();
   }
 
   /** Stops everything: restores the game if paused, removes the overlay's objects and listeners. */
@@ -479,22 +568,16 @@ export class RewindOverlay {
     this.destroyed = true;
     this.app.ticker.remove(this.onTick, this);
     this.keyboard?.dispose();
-    this.camera.dispose();
     this.session.dispose();
     this.livePlayback.dispose();
-    this.presenter.disposePools();
-    this.worldOverlay.parent?.removeChild(this.worldOverlay);
-    this.ui.parent?.removeChild(this.ui);
-    this.worldOverlay.destroy({ children: true });
-    this.ui.destroy({ children: true });
+    this.paused?.destroy();
     this.listeners = [];
   }
 
   /** The overlay was suspended (true) or let work again: resumes a pause, hides or shows the layers. */
   private onSuspendedChange(on: boolean): void {
     if (on && this.session.halted) this.resume();
-    this.view.setVisible(!on);
-    this.ui.visible = !on;
+    this.paused?.setVisible(!on);
     this.emit();
   }
 
@@ -507,8 +590,59 @@ export class RewindOverlay {
     this.update(dt);
   }
 
+  /**
+   * Loads the paused view (a chunk of its own) and hands it the view settings and the pause under
+   * way, if any. A failed load is reported (`options.onError`) and leaves the game running.
+   */
+  private async loadView(): Promise<void> {
+    try {
+      const { PausedView } = await loadPausedView();
+      if (this.destroyed) throw new Error('rewindable: the overlay was destroyed before its paused view loaded');
+      const view = new PausedView(
+        this.ctx,
+        this.sampleBuffer,
+        { seek: (frame) => this.playback.time.seek(frame), select: (handle) => this.select(handle) },
+        this.pending,
+        this.keyboard !== null ? this.keyboard.describe() : [],
+      );
+      if (this.suspension.suspended) view.setVisible(false);
+      this.paused = view;
+      this.viewStateValue = 'ready';
+      this.session.attach(view);
+      this.emit();
+    } catch (err) {
+      if (!this.destroyed) this.viewFailed(err);
+      throw err;
+    }
+  }
+
+  /** The paused view failed to load: reported once, a pause under way ends, the game keeps running. */
+  private viewFailed(err: unknown): void {
+    this.viewStateValue = 'failed';
+    const message =
+      `rewindable: the overlay's paused view failed to load (${err instanceof Error ? err.message : String(err)}); ` +
+      'the game keeps running and records, without pause or replay';
+    this.session.fail(message);
+    try {
+      this.options.onError(new Error(message, { cause: err }));
+    } catch (thrown) {
+      console.error('rewindable: onError threw', thrown);
+    }
+    this.emit();
+  }
+
+  /** The paused view, or a clear error naming `member` before it has loaded. */
+  private view(member: string): PausedView {
+    if (this.paused !== null) return this.paused;
+    throw new Error(
+      this.viewStateValue === 'failed'
+        ? `rewindable: overlay.${member} does not exist: the paused view failed to load (see options.onError)`
+        : `rewindable: overlay.${member} exists once the paused view has loaded: await overlay.ready first`,
+    );
+  }
+
   private emit(): void {
-    this.hud.refreshLabel(true);
+    this.paused?.hud.refreshLabel(true);
     const ls = this.listeners;
     for (let i = 0; i < ls.length; i++) {
       try {

@@ -93,6 +93,11 @@ export interface RewindOverlayOptions {
   onPresent: ((sample: SampleBuffer, playback: Playback) => void) | null;
   /** Called once per kind of problem (a throwing binding hook, recording while paused...). */
   onWarning: (message: string) => void;
+  /**
+   * Called when the overlay's paused view (a chunk loaded right after the overlay is built) failed
+   * to load: the game keeps running and recording, without pause or replay. Default: `console.error`.
+   */
+  onError: (error: Error) => void;
   /** Channel bits shown at start (bit c = channel c). */
   channels: number;
   /** Whether bones are drawn as stick figures (with the animation channel on). */
@@ -167,6 +172,7 @@ export const DEFAULT_REWIND_OVERLAY_OPTIONS: Readonly<RewindOverlayOptions> = Ob
   onResume: null,
   onPresent: null,
   onWarning: (message: string) => console.warn(message),
+  onError: (error: Error) => console.error(error),
   channels: 0xffffffff,
   showBones: true,
   liveDebugDraw: true,

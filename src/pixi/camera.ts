@@ -13,6 +13,15 @@
 import type { Container } from 'pixi.js';
 import type { Recorder } from '../core/record/Recorder';
 
+/**
+ * `game`: the recorded game camera (interpolated), or the view at pause when none was recorded.
+ * `free`: moved by hand. `follow`: centred on the selected entity, zoom and rotation by hand.
+ */
+export type CameraMode = 'game' | 'free' | 'follow';
+
+/** Every camera mode, in the order `C` cycles through them. */
+export const CAMERA_MODES: readonly CameraMode[] = ['game', 'free', 'follow'];
+
 /** A camera as four numbers in a caller-owned array: x, y, angle, zoom. */
 export type CameraArray = Float64Array;
 

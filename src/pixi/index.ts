@@ -25,6 +25,7 @@ export {
 } from './RewindOverlayOptions';
 export { DEFAULT_FLAG_TINTS, applyEntity2D, type EntityBinding, type EntityView } from './binding';
 export {
+  CAMERA_MODES,
   CAM_ANGLE,
   CAM_X,
   CAM_Y,
@@ -35,13 +36,12 @@ export {
   recordWorldCamera,
   viewToWorld,
   type CameraArray,
+  type CameraMode,
 } from './camera';
 export {
-  CAMERA_MODES,
   DEFAULT_CAMERA_CONTROLLER_OPTIONS,
   type CameraController,
   type CameraControllerOptions,
-  type CameraMode,
 } from './CameraController';
 export {
   CHANNEL_COMMANDS,

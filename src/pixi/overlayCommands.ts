@@ -17,7 +17,8 @@ import type { RewindOverlay } from './RewindOverlay';
 export function runOverlayCommand(overlay: RewindOverlay, command: OverlayCommand): void {
   if (!overlay.isPaused && overlay.livePlayback.reader.frameCount === 0 && command !== 'help') return;
   const t = overlay.playback.time;
-  const camera = overlay.camera;
+  // The camera exists once the paused view has loaded; before, camera keys do nothing.
+  const camera = overlay.viewState === 'ready' ? overlay.camera : null;
   switch (command) {
     case 'togglePlay':
       t.togglePlay();
@@ -47,16 +48,16 @@ export function runOverlayCommand(overlay: RewindOverlay, command: OverlayComman
       t.toNewest();
       break;
     case 'cameraMode':
-      camera.cycleMode();
+      camera?.cycleMode();
       break;
     case 'gameCamera':
-      camera.toGameCamera();
+      camera?.toGameCamera();
       break;
     case 'rotateLeft':
-      camera.rotateBy(-overlay.options.rotateStep);
+      camera?.rotateBy(-overlay.options.rotateStep);
       break;
     case 'rotateRight':
-      camera.rotateBy(overlay.options.rotateStep);
+      camera?.rotateBy(overlay.options.rotateStep);
       break;
     case 'bookmark':
       overlay.addBookmark();

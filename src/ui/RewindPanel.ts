@@ -1,6 +1,6 @@
 import GUI, { type Controller } from 'lil-gui';
 import type { Bookmark } from '../core/playback/Bookmarks';
-import { CAMERA_MODES, type CameraMode } from '../pixi/CameraController';
+import { CAMERA_MODES, type CameraMode } from '../pixi/camera';
 import { CHANNEL_COMMANDS, type OverlayCommand } from '../pixi/KeyboardControls';
 import type { RewindOverlay } from '../pixi/RewindOverlay';
 
@@ -189,7 +189,7 @@ export class RewindPanel {
     v.interpolate = o.interpolate;
     v.bones = o.showBones;
     v.onion = o.onionSkin;
-    v.camera = o.camera.mode;
+    v.camera = o.cameraMode;
     const live = o.state === 'live';
     const empty = live && o.reader.frameCount === 0;
     this.playButton.name(

@@ -270,6 +270,7 @@ describe('lifecycle', () => {
       },
     });
     track(app, overlay);
+    await overlay.ready;
     const t0 = performance.now();
     app.ticker.update(t0 + 16);
     app.ticker.update(t0 + 33);

@@ -165,6 +165,7 @@ describe('world-container space', () => {
       record: (rec) => recordDisplay(rec, world, 1, crate),
     });
     track(app, overlay);
+    await overlay.ready;
     const seen = new Float64Array(3);
     toWorldSpace(crate, world, seen);
     const c = Math.cos(0.5) * 2;

@@ -190,6 +190,7 @@ export async function setup(
   for (let i = 0; i < n; i++) game.spawn(i + 1, 'mover', 20 + i * 30, 40 + i * 20, 1 + i * 0.5, 0.25 * i);
   const binding = game.binding();
   const overlay = new RewindOverlay(app, game.world, binding, game.recorder, { onWarning: () => {}, ...options });
+  await overlay.ready;
   return { app, game, overlay, binding };
 }
 

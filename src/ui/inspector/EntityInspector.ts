@@ -94,7 +94,7 @@ export class EntityInspector {
   private selectedHandle = -1;
   private unsubscribeTime: (() => void) | null = null;
   private readonly unsubscribeOverlay: () => void;
-  private readonly unsubscribeLanes: () => void;
+  private unsubscribeLanes: () => void = () => {};
   private timeDirty = true;
   private cardsDirty = true;
   private layoutDirty = true;
@@ -160,10 +160,17 @@ export class EntityInspector {
       toggleLane: (h, info) => this.toggleLane(h, info),
       hasLane: (h, info) => this.overlay.timeline.hasFieldLane(laneKey(h, info)),
     };
-    // The cards' "+ timeline" buttons follow the timeline's lanes (a lane's × removes it there).
-    this.unsubscribeLanes = overlay.timeline.onFieldLanesChange(() => {
-      for (const card of this.cards.values()) card.refreshChrome();
-    });
+    // The cards' "+ timeline" buttons follow the timeline's lanes (a lane's × removes it there); the
+    // timeline exists once the overlay's paused view has loaded (the panel opens only then).
+    overlay.ready.then(
+      () => {
+        if (this.destroyed) return;
+        this.unsubscribeLanes = overlay.timeline.onFieldLanesChange(() => {
+          for (const card of this.cards.values()) card.refreshChrome();
+        });
+      },
+      () => {},
+    );
     this.unsubscribeOverlay = overlay.onChange(() => this.overlayChanged());
     overlay.app.ticker.add(this.tick, this, overlay.options.tickerPriority - 0.5);
     if (typeof window !== 'undefined') window.addEventListener('resize', this.onResize);
@@ -404,7 +411,7 @@ export class EntityInspector {
   /** Open while paused, unless suspended, closed with ×, or the key help is shown (it would cover the help). */
   private shouldOpen(): boolean {
     const o = this.overlay;
-    return o.isPaused && !o.suspended && !this.closedByUser && !o.helpShown;
+    return o.isPaused && o.viewState === 'ready' && !o.suspended && !this.closedByUser && !o.helpShown;
   }
 
   /** The overlay changed: a new playback shown (a replay loaded or dropped), the selection, pause. */

@@ -52,7 +52,11 @@ function stats(xs: number[]): { median: number; p95: number } {
  * Records 900 frames of 50 entities with 10 custom fields each, shows them in a paused overlay with
  * an inspector on entity 1, and times `inspector.update()` (plus a forced layout) on changed frames.
  */
-export function runInspectorBench(app: Application, iterations: number, warmup: number): InspectorBenchResult {
+export async function runInspectorBench(
+  app: Application,
+  iterations: number,
+  warmup: number,
+): Promise<InspectorBenchResult> {
   const frames = 900;
   const entities = 50;
   const world = new Container();
@@ -99,6 +103,8 @@ export function runInspectorBench(app: Application, iterations: number, warmup: 
     keyboard: false,
     onWarning: () => undefined,
   });
+  // The inspector opens over the paused view, a chunk loaded after the overlay is built.
+  await overlay.ready;
   const inspector = new EntityInspector(overlay, { helpLine: '' });
   overlay.pause();
   const pb = overlay.playback;

@@ -219,6 +219,8 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
       throw new Error(`overlay warning: ${m}`);
     },
   });
+  // The paused view (timeline, layers, presenter) is a chunk loaded after the overlay is built.
+  await overlay.ready;
 
   const p = new Float64Array(2);
   const d = recorder.draw;
@@ -354,7 +356,7 @@ export async function runOverlayBench(options: Partial<OverlayBenchOptions> = {}
   overlay.ui.visible = false;
   world.visible = false;
   const timeline = o.timeline ? runTimelineBench(app, o.iterations, o.warmup) : null;
-  const inspector = o.timeline ? runInspectorBench(app, o.iterations, o.warmup) : null;
+  const inspector = o.timeline ? await runInspectorBench(app, o.iterations, o.warmup) : null;
   const debugInfo = gl?.getExtension('WEBGL_debug_renderer_info');
   const renderer = gl && debugInfo ? String(gl.getParameter(debugInfo.UNMASKED_RENDERER_WEBGL)) : app.renderer.name;
   overlay.destroy();

@@ -55,7 +55,12 @@ async function main(): Promise<void> {
     onShown: null,
   });
   files.installDrop(window);
-  installDemoHook(app, game, rewind, view, overlay, files, hud, inspector);
+  // The test hook reaches the overlay's paused view (timeline, presenter...): installed once it has
+  // loaded, while the game already runs (a failure is reported by the overlay's onError).
+  overlay.ready.then(
+    () => installDemoHook(app, game, rewind, view, overlay, files, hud, inspector),
+    () => {},
+  );
   // ?live=ws://HOST:PORT or ?live=tab streams the recording to a live viewer (&liveCommands=1 lets it command).
   startLiveFromUrl(rewind.recorder, overlay, banner, window.location.search);
 

@@ -71,7 +71,11 @@ async function main(): Promise<void> {
   });
   files.installDrop(window);
   (document.querySelector('[data-id="open"]') as HTMLButtonElement).addEventListener('click', () => files.pick());
-  installViewerHook(app, overlay, files, inspector);
+  // The test hook reaches the overlay's paused view (timeline, presenter...): installed once it has loaded.
+  overlay.ready.then(
+    () => installViewerHook(app, overlay, files, inspector),
+    () => {},
+  );
   // Live mode: ?live=ws://HOST:PORT or ?live=tab (or the "attach live" control); see liveViewer.ts.
   const hud = document.getElementById('viewer-hud') as HTMLElement;
   setUpLiveViewer(app, overlay, banner, { hud, empty, info }, window.location.search);

@@ -425,7 +425,7 @@ export class RewindOverlay {
    * paused view has loaded (no entity is shown to select).
    */
   public select(handle: number): void {
-    if (this.paused !== null && this.paused.select(handle, this.playback)) this.emit();
+    if (this.paused?.select(handle, this.playback)) this.emit();
   }
 
   /** Adds a bookmark at the viewed frame (the newest while live), with no label unless given. Returns its id. */

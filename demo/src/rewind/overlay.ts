@@ -151,8 +151,12 @@ export function attachOverlay(
       liveKeys: { togglePlay: ['p'] },
     },
   );
-  // Recorded explosions above the entities (the overlay's first layer holds re-created ones).
-  overlay.worldOverlay.addChildAt(effects.layer, 1);
+  // Recorded explosions above the entities (the overlay's first layer holds re-created ones). The
+  // world layers exist once the overlay's paused view has loaded (a failure is reported by onError).
+  overlay.ready.then(
+    () => overlay.worldOverlay.addChildAt(effects.layer, 1),
+    () => {},
+  );
 
   const panel = new RewindPanel(overlay, { onSave: o.onSave, onLoad: o.onLoad });
   // The entity inspector: a DOM panel beside the paused game (its help line is the first of H).
@@ -227,7 +231,10 @@ export function attachViewer(
       onWarning: o.onWarning,
     },
   );
-  overlay.worldOverlay.addChildAt(effects.layer, 1);
+  overlay.ready.then(
+    () => overlay.worldOverlay.addChildAt(effects.layer, 1),
+    () => {},
+  );
   const panel = new RewindPanel(overlay, { title: 'rewindable viewer' });
   for (const c of panel.gui.controllersRecursive()) if (c.property === 'resume') c.hide();
   const inspector = new EntityInspector(overlay);

@@ -5,13 +5,13 @@ import type { PlaybackState } from '../core/playback/TimeControl';
 import type { FrameReader } from '../core/read/FrameReader';
 import type { Recorder } from '../core/record/Recorder';
 import type { EntityBinding } from './binding';
-import { CAMERA_MODES, type CameraMode } from './camera';
+import type { CameraMode } from './camera';
 import type { CameraController } from './CameraController';
 import type { DebugLayers } from './DebugLayers';
 import type { EntityPresenter } from './EntityPresenter';
 import { DEFAULT_KEY_BINDINGS, KeyboardControls, type KeyBindings, type OverlayCommand } from './KeyboardControls';
 import { warnOncePerKey, type OverlayContext } from './OverlayContext';
-import type { PausedView, ViewSettings } from './PausedView';
+import { PausedViewSlot, type PausedViewState } from './PausedViewSlot';
 import { LifeKinds } from './LifeKinds';
 import { loadPausedView } from './loadPausedView';
 import { addBookmarkAtViewed, runOverlayCommand, seekBookmark, seekNearestMarker } from './overlayCommands';
@@ -114,10 +114,8 @@ export class RewindOverlay {
   private readonly lifeKinds: LifeKinds;
   private readonly sampleBuffer = new SampleBuffer();
   private readonly ctx: OverlayContext;
-  /** The paused view once loaded; until then `pending` keeps the view settings changed meanwhile. */
-  private paused: PausedView | null = null;
-  private readonly pending: ViewSettings;
-  private viewStateValue: 'loading' | 'ready' | 'failed' = 'loading';
+  /** The paused view once loaded, and the view settings changed until then. */
+  private readonly slot: PausedViewSlot;
 
   public constructor(
     public readonly app: Application,
@@ -141,15 +139,7 @@ export class RewindOverlay {
       warn: warnOncePerKey(this.options.onWarning),
       changed: () => this.emit(),
     };
-    this.pending = {
-      channels: o.channels >>> 0,
-      bones: o.showBones,
-      onion: null,
-      cameraMode: null,
-      helpIntro: '',
-      selectionDetail: true,
-      helpShown: false,
-    };
+    this.slot = new PausedViewSlot(this.options);
     this.session = new ReplaySession(this.ctx, this.livePlayback);
     this.lifeKinds = new LifeKinds(recorder, binding, this.ctx.warn);
     this.recordStep = new RecordStep(this.ctx);
@@ -181,58 +171,58 @@ export class RewindOverlay {
    * `'loading'` until the paused view has loaded, then `'ready'` (or `'failed'`: the game runs on
    * without pause or replay). See `ready`.
    */
-  public get viewState(): 'loading' | 'ready' | 'failed' {
-    return this.viewStateValue;
+  public get viewState(): PausedViewState {
+    return this.slot.state;
   }
 
   /** The replay camera. Exists once `ready` has settled (reading it before throws). */
   public get camera(): CameraController {
-    return this.view('camera').camera;
+    return this.slot.require('camera').camera;
   }
 
   /** World-space layers (re-created entities, debug draw), kept aligned with the world container. After `ready`. */
   public get worldOverlay(): Container {
-    return this.view('worldOverlay').worldOverlay;
+    return this.slot.require('worldOverlay').worldOverlay;
   }
 
   /** Screen-space interface (timeline, badge, help), kept on top of the stage. After `ready`. */
   public get ui(): Container {
-    return this.view('ui').ui;
+    return this.slot.require('ui').ui;
   }
 
   /** The timeline (shown while paused). After `ready`. */
   public get timeline(): Timeline {
-    return this.view('timeline').timeline;
+    return this.slot.require('timeline').timeline;
   }
 
   /** The debug layers (channels' primitives, paragraphs). After `ready`. */
   public get layers(): DebugLayers {
-    return this.view('layers').layers;
+    return this.slot.require('layers').layers;
   }
 
   /** Shows the game's objects, re-created ones and debug shapes while paused. After `ready`. */
   public get presenter(): EntityPresenter {
-    return this.view('presenter').presenter;
+    return this.slot.require('presenter').presenter;
   }
 
   /** Over-budget badge. After `ready`. */
   public get badge(): TextPanel {
-    return this.view('badge').badge;
+    return this.slot.require('badge').badge;
   }
 
   /** Help overlay (H). After `ready`. */
   public get help(): TextPanel {
-    return this.view('help').help;
+    return this.slot.require('help').help;
   }
 
   /** Selected entity readout. After `ready`. */
   public get info(): TextPanel {
-    return this.view('info').info;
+    return this.slot.require('info').info;
   }
 
   /** Onion skin and trail of the selected entity (`configure` for ghost count, spacing, whole kind). After `ready`. */
   public get onion(): OnionSkin {
-    return this.view('onion').onion;
+    return this.slot.require('onion').onion;
   }
 
   // ───────────────────────────── state ─────────────────────────────
@@ -278,17 +268,18 @@ export class RewindOverlay {
 
   /** How many samples were presented (changed frames shown). */
   public get sampleCount(): number {
-    return this.paused !== null ? this.paused.view.samples : 0;
+    const view = this.slot.view;
+    return view !== null ? view.view.samples : 0;
   }
 
   /** Enabled channels as a bit mask. */
   public get channelMask(): number {
-    return this.paused !== null ? this.paused.view.channelMask : this.pending.channels;
+    return this.slot.channelMask;
   }
 
   /** Whether bones are drawn (with the animation channel on). */
   public get showBones(): boolean {
-    return this.paused !== null ? this.paused.view.showBones : this.pending.bones;
+    return this.slot.showBones;
   }
 
   /** Whether frames are blended (false: concrete frames). */
@@ -298,13 +289,13 @@ export class RewindOverlay {
 
   /** Whether the onion skin and trail of the selected entity are shown. */
   public get onionSkin(): boolean {
-    if (this.paused !== null) return this.paused.view.onion.enabled;
-    return this.pending.onion ?? this.options.onionSkin.enabled ?? false;
+    return this.slot.onionSkin;
   }
 
   /** Handle of the selected entity, or -1 (always before the paused view has loaded). */
   public get selected(): number {
-    return this.paused !== null ? this.paused.view.selected : -1;
+    const view = this.slot.view;
+    return view !== null ? view.view.selected : -1;
   }
 
   /**
@@ -357,32 +348,17 @@ export class RewindOverlay {
 
   /** Enables or disables one channel. */
   public setChannel(channel: number, on: boolean): void {
-    if (this.paused !== null) {
-      if (this.paused.view.setChannel(channel, on)) this.emit();
-      return;
-    }
-    const bit = 1 << channel;
-    this.setChannelMask(on ? this.pending.channels | bit : this.pending.channels & ~bit);
+    if (this.slot.setChannel(channel, on)) this.emit();
   }
 
   /** Sets every channel at once (bit c = channel c). */
   public setChannelMask(mask: number): void {
-    if (this.paused !== null) {
-      if (this.paused.view.setChannels(mask)) this.emit();
-    } else if (this.pending.channels !== mask >>> 0) {
-      this.pending.channels = mask >>> 0;
-      this.emit();
-    }
+    if (this.slot.setChannelMask(mask)) this.emit();
   }
 
   /** Shows or hides bones (stick figures, with the animation channel on). */
   public setShowBones(on: boolean): void {
-    if (this.paused !== null) {
-      if (this.paused.view.setShowBones(on)) this.emit();
-    } else if (this.pending.bones !== on) {
-      this.pending.bones = on;
-      this.emit();
-    }
+    if (this.slot.setShowBones(on)) this.emit();
   }
 
   /** Blends between frames (true) or shows concrete recorded frames (false). */
@@ -392,32 +368,23 @@ export class RewindOverlay {
     this.livePlayback.sampler.concrete = !on;
     const replay = this.session.replay;
     if (replay !== null) replay.sampler.concrete = !on;
-    this.paused?.view.invalidateSample();
+    this.slot.view?.view.invalidateSample();
     this.emit();
   }
 
   /** Shows or hides the onion skin (ghosts at the previous and next frames) and trail of the selected entity. */
   public setOnionSkin(on: boolean): void {
-    if (this.paused !== null) {
-      if (this.paused.view.setOnionSkin(on)) this.emit();
-    } else if (this.onionSkin !== on) {
-      this.pending.onion = on;
-      this.emit();
-    }
+    if (this.slot.setOnionSkin(on)) this.emit();
   }
 
   /** The camera mode (`camera.mode`; before the paused view has loaded, the mode it will start in). */
   public get cameraMode(): CameraMode {
-    return this.paused !== null ? this.paused.camera.mode : (this.pending.cameraMode ?? 'game');
+    return this.slot.cameraMode;
   }
 
   /** Sets the camera mode (`game` is the recorded camera); before the paused view has loaded, its first mode. */
   public setCameraMode(mode: CameraMode): void {
-    if (this.paused !== null) this.paused.camera.setMode(mode);
-    else if (mode !== this.cameraMode && CAMERA_MODES.includes(mode)) {
-      this.pending.cameraMode = mode;
-      this.emit();
-    }
+    if (this.slot.setCameraMode(mode)) this.emit();
   }
 
   /**
@@ -425,7 +392,7 @@ export class RewindOverlay {
    * paused view has loaded (no entity is shown to select).
    */
   public select(handle: number): void {
-    if (this.paused?.select(handle, this.playback)) this.emit();
+    if (this.slot.view?.select(handle, this.playback)) this.emit();
   }
 
   /** Adds a bookmark at the viewed frame (the newest while live), with no label unless given. Returns its id. */
@@ -462,8 +429,7 @@ export class RewindOverlay {
    * overlay.setHelpIntro('click an entity: the inspector shows its values over time');
    */
   public setHelpIntro(line: string): void {
-    if (this.paused !== null) this.paused.hud.setHelpIntro(line);
-    else this.pending.helpIntro = line;
+    this.slot.setHelpIntro(line);
   }
 
   /**
@@ -472,8 +438,7 @@ export class RewindOverlay {
    * shown, since it shows those.
    */
   public setSelectionDetail(on: boolean): void {
-    if (this.paused !== null) this.paused.hud.setInfoDetail(on);
-    else this.pending.selectionDetail = on;
+    this.slot.setSelectionDetail(on);
   }
 
   /**
@@ -481,14 +446,13 @@ export class RewindOverlay {
    * Before the paused view has loaded, it is shown when it loads.
    */
   public toggleHelp(show = !this.helpShown): void {
-    if (this.paused !== null) this.paused.hud.toggleHelp(show);
-    else this.pending.helpShown = show;
+    this.slot.toggleHelp(show);
     this.emit();
   }
 
   /** Whether the key help is shown (or will be, once the paused view has loaded). */
   public get helpShown(): boolean {
-    return this.paused !== null ? this.paused.help.root.visible : this.pending.helpShown;
+    return this.slot.helpShown;
   }
 
   /**
@@ -532,7 +496,7 @@ export class RewindOverlay {
 
   /** Forces a full redraw on the next update. */
   public invalidate(): void {
-    this.paused?.view.invalidate();
+    this.slot.view?.view.invalidate();
   }
 
   // ───────────────────────────── per tick ─────────────────────────────
@@ -545,7 +509,7 @@ export class RewindOverlay {
   public update(dtSeconds: number): void {
     if (this.destroyed) return;
     const dt = dtSeconds > 0 ? (dtSeconds < this.options.maxTickSeconds ? dtSeconds : this.options.maxTickSeconds) : 0;
-    const view = this.paused;
+    const view = this.slot.view;
     view?.layout();
     const session = this.session;
     const pb = session.playback;
@@ -570,14 +534,14 @@ export class RewindOverlay {
     this.keyboard?.dispose();
     this.session.dispose();
     this.livePlayback.dispose();
-    this.paused?.destroy();
+    this.slot.view?.destroy();
     this.listeners = [];
   }
 
   /** The overlay was suspended (true) or let work again: resumes a pause, hides or shows the layers. */
   private onSuspendedChange(on: boolean): void {
     if (on && this.session.halted) this.resume();
-    this.paused?.setVisible(!on);
+    this.slot.view?.setVisible(!on);
     this.emit();
   }
 
@@ -602,12 +566,11 @@ export class RewindOverlay {
         this.ctx,
         this.sampleBuffer,
         { seek: (frame) => this.playback.time.seek(frame), select: (handle) => this.select(handle) },
-        this.pending,
+        this.slot.settings,
         this.keyboard !== null ? this.keyboard.describe() : [],
       );
       if (this.suspension.suspended) view.setVisible(false);
-      this.paused = view;
-      this.viewStateValue = 'ready';
+      this.slot.loaded(view);
       this.session.attach(view);
       this.emit();
     } catch (err) {
@@ -618,7 +581,7 @@ export class RewindOverlay {
 
   /** The paused view failed to load: reported once, a pause under way ends, the game keeps running. */
   private viewFailed(err: unknown): void {
-    this.viewStateValue = 'failed';
+    this.slot.failed();
     const message =
       `rewindable: the overlay's paused view failed to load (${err instanceof Error ? err.message : String(err)}); ` +
       'the game keeps running and records, without pause or replay';
@@ -631,18 +594,8 @@ export class RewindOverlay {
     this.emit();
   }
 
-  /** The paused view, or a clear error naming `member` before it has loaded. */
-  private view(member: string): PausedView {
-    if (this.paused !== null) return this.paused;
-    throw new Error(
-      this.viewStateValue === 'failed'
-        ? `rewindable: overlay.${member} does not exist: the paused view failed to load (see options.onError)`
-        : `rewindable: overlay.${member} exists once the paused view has loaded: await overlay.ready first`,
-    );
-  }
-
   private emit(): void {
-    this.paused?.hud.refreshLabel(true);
+    this.slot.view?.hud.refreshLabel(true);
     const ls = this.listeners;
     for (let i = 0; i < ls.length; i++) {
       try {

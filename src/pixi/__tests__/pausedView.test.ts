@@ -120,6 +120,7 @@ describe('the paused view, loaded after the overlay is built', () => {
     source.spawn(7, 'mover', 5, 5);
     for (let f = 0; f < 4; f++) source.step();
     const pb = overlay.showReplay(source.recorder);
+    expect(overlay.viewState).toBe('loading');
     expect(overlay.source).toBe('replay');
     expect(overlay.isPaused).toBe(true);
     expect(game.world.visible).toBe(false);

@@ -8,6 +8,7 @@ import {
   FIELD_U8 as FIELD_U8_,
   FIELD_VEC3 as FIELD_VEC3_,
 } from './fieldLayout';
+import { repairI32, repairU8 } from './fieldRepair';
 import type { FieldSchema } from './FieldSchema';
 
 // Local copies of the layout constants: hot loops then read plain locals, not module bindings
@@ -22,18 +23,6 @@ const FIELD_U8 = FIELD_U8_;
 const FIELD_VEC3 = FIELD_VEC3_;
 
 const fr = Math.fround;
-const I32_MIN = -2147483648;
-const I32_MAX = 2147483647;
-
-/** An int32 field's repair: a finite value truncated and clamped to int32, else 0. */
-function repairI32(v: number): number {
-  return v - v === 0 ? Math.trunc(v < I32_MIN ? I32_MIN : v > I32_MAX ? I32_MAX : v) : 0;
-}
-
-/** A u8 field's repair: a finite value truncated and clamped to [0, 255], else 0. */
-function repairU8(v: number): number {
-  return v - v === 0 ? Math.trunc(v < 0 ? 0 : v > 255 ? 255 : v) : 0;
-}
 
 /**
  * The staged rows of one field schema in the open frame: each row's staged entity index and one
@@ -126,14 +115,22 @@ export class FieldRows {
 
   /**
    * Per-entity rows as given (`stageRaw`): `slots` doubles a row, converted and checked column by
-   * column at `endFrame` (`materialize`), which is much cheaper than a type dispatch per value in
-   * the call. `isRaw[r]`: row r is here, not yet in the typed columns.
+   * column at `endFrame` (`materialize`, or `writeRawBlock` straight into the frame), which is much
+   * cheaper than a type dispatch per value in the call. `isRaw[r]`: row r is here, not yet in the
+   * typed columns.
    */
   public raw: Float64Array;
   public isRaw: Uint8Array;
   /** Rows whose values `materialize` repaired (their entity gets `SANITIZED`). */
   public rowBad: Uint8Array;
-  private rawCount = 0;
+  /** Rows staged by `stageRaw` and not yet moved into the typed columns. */
+  public rawCount = 0;
+  /**
+   * Rows `0 .. directRows` live in a block of the recorder's field area (`FieldArea.stage`), at
+   * word `directAt` there (-1: none), not in the typed columns.
+   */
+  public directAt = -1;
+  public directRows = 0;
 
   /** Forgets the staged rows. */
   public reset(): void {
@@ -141,6 +138,8 @@ export class FieldRows {
     this.rowBad.fill(0, 0, this.count);
     this.count = 0;
     this.rawCount = 0;
+    this.directAt = -1;
+    this.directRows = 0;
   }
 
   /** Copies `values` (one slot a component) as row `r`, unchecked until `materialize`. */

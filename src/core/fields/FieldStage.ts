@@ -1,7 +1,8 @@
 import { EntityFlags, HANDLE_BITS, HANDLE_MASK as HANDLE_MASK_ } from '../format/layout';
 import type { EntityTable } from '../store/EntityTable';
 import type { WarnOnce } from '../validate/WarnOnce';
-import { type FieldTarget, writeBlock } from './fieldBlocks';
+import { FieldArea } from './FieldArea';
+import { type FieldTarget, writeBlock, writeRawBlock } from './fieldBlocks';
 import {
   FIELD_ENTITY as FIELD_ENTITY_,
   FIELD_ENUM as FIELD_ENUM_,
@@ -70,11 +71,16 @@ export class FieldStage {
   private order: Int32Array;
   private sortKeys: Float64Array;
 
+  /**
+   * @param area Where columns calls stage their blocks in final layout (`FieldArea`); the recorder
+   *   places it after its arena, in the same buffer. By default an area of its own.
+   */
   public constructor(
     private readonly capacity: number,
     private readonly maxEntityId: number,
     private readonly stats: FieldStats,
     private readonly warnOnce: WarnOnce,
+    private readonly area: FieldArea = new FieldArea(),
   ) {
     this.entityRow = new Int32Array(capacity).fill(-1);
     this.entitySchema = new Int32Array(capacity);
@@ -82,6 +88,15 @@ export class FieldStage {
     this.keys = new Float64Array(64);
     this.order = new Int32Array(64);
     this.sortKeys = new Float64Array(64);
+  }
+
+  /**
+   * Bytes of the field area for a per-frame field budget of `budgetBytes`: the budget (blocks past
+   * it are not written whole), at most 4 MB (larger blocks take the staging columns), and 4 kB
+   * for the spill of a last column longer than its rows.
+   */
+  public static areaBytes(budgetBytes: number): number {
+    return Math.ceil(Math.min(Math.max(budgetBytes, 0), 4 << 20) / 8) * 8 + 4096;
   }
 
   /** Whether any row is staged. */
@@ -98,6 +113,7 @@ export class FieldStage {
     this.highIndex = -1;
     this.touchedCount = 0;
     this.repaired = 0;
+    this.area.begin();
   }
 
   /**
@@ -134,6 +150,8 @@ export class FieldStage {
     const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
     if (c === 0) return;
     const rows = this.rowsOf(schema);
+    // A second columns call for the kind: its first block back into the staging columns.
+    if (rows.directAt >= 0) this.area.unpack(rows);
     if (this.match.length < c) this.match = new Int32Array(Math.max(c, this.match.length * 2));
     const match = this.match;
     const start = stageCount - c;
@@ -144,7 +162,10 @@ export class FieldStage {
       // order, each column one block copy where its type allows.
       const r0 = rows.count - c;
       let filled = false;
-      for (let f = 0; f < n; f++) {
+      // The kind's first rows of the frame: staged in the frame's layout, moved with one copy at endFrame.
+      const direct = r0 === 0 ? this.area.stage(rows, c, columns, this.maxEntityId) : -1;
+      if (direct > 0) bad = direct;
+      for (let f = direct >= 0 ? n : 0; f < n; f++) {
         const col = f < columns.length ? columns[f] : null;
         const b = col === null || typeof col !== 'object' ? -1 : rows.writeColumnBlock(f, r0, c, col);
         if (b >= 0) {
@@ -260,11 +281,20 @@ export class FieldStage {
     const start = w;
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
-      const repaired = rows.materialize();
-      if (repaired > 0) {
-        this.invalid(repaired);
-        this.flagRepaired(target.u32, entityBase, rows, keptIndex);
+      if (rows.directAt >= 0) {
+        // A columns call's block in the area: one copy when it is the kind's only rows, all kept in order.
+        if (rows.count === rows.directRows && rows.rawCount === 0) {
+          const words = this.writeDirect(target, w, rows, keptIndex, budgetWords - (w - start), entities, entityBase);
+          if (words >= 0) {
+            w += words;
+            continue;
+          }
+        }
+        this.area.unpack(rows);
       }
+      // Rows of per-entity calls only: converted straight into the frame when they all fit in order.
+      let raw = rows.rawCount > 0 && rows.rawCount === rows.count;
+      if (!raw) this.materialize(rows, target.u32, entityBase, keptIndex);
       let k = this.orderRows(rows, keptIndex);
       if (k === 0) continue;
       const order = this.order;
@@ -273,6 +303,10 @@ export class FieldStage {
       const listed = keys[order[k - 1]] - first !== k - 1;
       const types = rows.schema.types;
       const room = budgetWords - (w - start);
+      if (raw && !(this.inOrder && blockWords(types, k, listed) <= room)) {
+        this.materialize(rows, target.u32, entityBase, keptIndex);
+        raw = false;
+      }
       if (blockWords(types, k, listed) > room) {
         const before = k;
         while (k > 0 && blockWords(types, k, keys[order[k - 1]] - first !== k - 1) > room) k--;
@@ -285,10 +319,58 @@ export class FieldStage {
           );
         if (k === 0) continue;
       }
-      w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, this.inOrder);
+      if (raw) {
+        const bad = writeRawBlock(target, w, rows, k, listed, keys, this.maxEntityId);
+        if (bad > 0) {
+          this.invalid(bad);
+          this.flagRepaired(target.u32, entityBase, rows, keptIndex);
+        }
+        w += blockWords(types, k, listed);
+      } else w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, this.inOrder);
       this.assignKinds(target.u32, entityBase, entities, rows, k);
     }
     return w - start;
+  }
+
+  /** Converts `rows`' per-entity rows into its staging columns, counting and flagging the repaired. */
+  private materialize(rows: FieldRows, u: Uint32Array, entityBase: number, keptIndex: Int32Array): void {
+    const repaired = rows.materialize();
+    if (repaired > 0) {
+      this.invalid(repaired);
+      this.flagRepaired(u, entityBase, rows, keptIndex);
+    }
+  }
+
+  /**
+   * Writes the area block of `rows` at word `w` when its staged entities were all kept, in order
+   * and contiguous, and it takes at most `room` words; returns the words written, else -1.
+   */
+  private writeDirect(
+    target: FieldTarget,
+    w: number,
+    rows: FieldRows,
+    keptIndex: Int32Array,
+    room: number,
+    entities: EntityTable,
+    entityBase: number,
+  ): number {
+    const c = rows.directRows;
+    const start = rows.rows[0];
+    const first = keptIndex[start];
+    if (first < 0) return -1;
+    for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
+    if (blockWords(rows.schema.types, c, false) > room) return -1;
+    const words = this.area.copyOut(rows, first, target, w);
+    // The lives without a kind take the schema's.
+    const u = target.u32;
+    const kindOf = entities.kindOf;
+    for (let e = entityBase + first, end = e + c; e < end; e++) {
+      if (kindOf[u[e] & HANDLE_MASK] < 0) {
+        if (rows.kindIndex < 0) rows.kindIndex = entities.internKind(rows.schema.kind);
+        kindOf[u[e] & HANDLE_MASK] = rows.kindIndex;
+      }
+    }
+    return words;
   }
 
   /** Flags `SANITIZED` (in the frame's entity words at `entityBase`) the kept entities of the rows `materialize` repaired. */

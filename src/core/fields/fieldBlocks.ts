@@ -1,22 +1,31 @@
-import type { FieldRows } from './FieldRows';
 import {
   BLOCK_HEADER_WORDS as BLOCK_HEADER_WORDS_,
   BLOCK_LISTED as BLOCK_LISTED_,
+  columnWords,
+  ENUM_NONE as ENUM_NONE_,
   FIELD_BOOL as FIELD_BOOL_,
   FIELD_ENTITY as FIELD_ENTITY_,
+  FIELD_ENUM as FIELD_ENUM_,
   FIELD_F32 as FIELD_F32_,
   FIELD_I32 as FIELD_I32_,
+  FIELD_U8 as FIELD_U8_,
   FIELD_VEC3 as FIELD_VEC3_,
+  MAX_FIELDS_PER_KIND,
 } from './fieldLayout';
+import { repairI32, repairU8 } from './fieldRepair';
+import type { FieldRows } from './FieldRows';
 
 // Local copies of the layout constants: hot loops then read plain locals, not module bindings
 // (which some loaders, e.g. tsx and vitest, turn into getters).
 const BLOCK_HEADER_WORDS = BLOCK_HEADER_WORDS_;
 const BLOCK_LISTED = BLOCK_LISTED_;
+const ENUM_NONE = ENUM_NONE_;
 const FIELD_BOOL = FIELD_BOOL_;
 const FIELD_ENTITY = FIELD_ENTITY_;
+const FIELD_ENUM = FIELD_ENUM_;
 const FIELD_F32 = FIELD_F32_;
 const FIELD_I32 = FIELD_I32_;
+const FIELD_U8 = FIELD_U8_;
 const FIELD_VEC3 = FIELD_VEC3_;
 
 /** Where a field block is written: the ring's views (see `FieldStage.write`). */
@@ -24,6 +33,9 @@ export interface FieldTarget {
   readonly u32: Uint32Array;
   readonly f32: Float32Array;
   readonly u8: Uint8Array;
+  /** The buffer of the views and their byte offset in it (a `FieldArea` block moves by `copyWithin` when it is its own). */
+  readonly buffer: ArrayBufferLike;
+  readonly byteOffset: number;
 }
 
 /*
@@ -109,14 +121,7 @@ function writeBlockInOrder(
   keys: Float64Array,
 ): number {
   const { u32, u8 } = t;
-  u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
-  u32[w + 1] = k;
-  u32[w + 2] = listed ? 0 : keys[0];
-  w += BLOCK_HEADER_WORDS;
-  if (listed) {
-    for (let q = 0; q < k; q++) u32[w + q] = keys[q];
-    w += k;
-  }
+  w = writeHeader(u32, w, rows, k, listed, keys);
   const types = rows.schema.types;
   for (let f = 0; f < types.length; f++) {
     const type = types[f];
@@ -150,7 +155,7 @@ function writeBlockInOrder(
  * Packs the first `k` staged bool bytes (`bytes`, viewed as words by `words`: its length a multiple
  * of 32) into bits at word `w` of `u32`; returns the word after them.
  */
-function packBools(u32: Uint32Array, w: number, bytes: Uint8Array, words: Uint32Array, k: number): number {
+export function packBools(u32: Uint32Array, w: number, bytes: Uint8Array, words: Uint32Array, k: number): number {
   const out = (k + 31) >>> 5;
   for (let x = 0; x < out; x++) {
     let bits = 0;
@@ -171,4 +176,146 @@ function packBools(u32: Uint32Array, w: number, bytes: Uint8Array, words: Uint32
     u32[w + x] = rest >= 32 ? bits : bits & ((1 << rest) - 1);
   }
   return w + out;
+}
+
+/** Writes the block header and, for a listed block, the entity index column; returns the word after them. */
+function writeHeader(
+  u32: Uint32Array,
+  w: number,
+  rows: FieldRows,
+  k: number,
+  listed: boolean,
+  keys: Float64Array,
+): number {
+  u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
+  u32[w + 1] = k;
+  u32[w + 2] = listed ? 0 : keys[0];
+  w += BLOCK_HEADER_WORDS;
+  if (listed) {
+    for (let q = 0; q < k; q++) u32[w + q] = keys[q];
+    w += k;
+  }
+  return w;
+}
+
+/** Rows converted per tile by `writeRawBlock`: their raw values (a few kB) stay in the L1 cache across fields. */
+const TILE = 64;
+/** `writeRawBlock`'s word offset of each field's column (most fields a kind declares). */
+const columnAt = new Int32Array(MAX_FIELDS_PER_KIND);
+
+/**
+ * Writes a block of rows `0 .. k` of `rows` (block row q is row q; `keys[q]` its entity index in the
+ * frame), every one staged by a per-entity call and not yet converted (`FieldRows.stageRaw`), at
+ * word `w` of `t`: each value converted and checked straight into its column, field by field over
+ * tiles of rows, repaired as `FieldRows.materialize` repairs it (rows marked in `rowBad`). Returns
+ * the values repaired; the block takes `blockWords(types, k, listed)` words.
+ */
+export function writeRawBlock(
+  t: FieldTarget,
+  w: number,
+  rows: FieldRows,
+  k: number,
+  listed: boolean,
+  keys: Float64Array,
+  maxId: number,
+): number {
+  const { u32, f32, u8 } = t;
+  w = writeHeader(u32, w, rows, k, listed, keys);
+  const types = rows.schema.types;
+  const n = types.length;
+  for (let f = 0; f < n; f++) {
+    const type = types[f];
+    columnAt[f] = w;
+    const words = columnWords(type, k);
+    // Bits are set one by one, and byte columns end with padding bytes: both start as 0.
+    if (type === FIELD_BOOL) u32.fill(0, w, w + words);
+    else if (type === FIELD_U8 || type === FIELD_ENUM) u32[w + words - 1] = 0;
+    w += words;
+  }
+  const slotOf = rows.schema.slotOf;
+  const slots = rows.schema.slots;
+  const names = rows.schema.enumNames.length;
+  const raw = rows.raw;
+  let bad = 0;
+  const rowBad = rows.rowBad;
+  for (let q0 = 0; q0 < k; q0 += TILE) {
+    const q1 = q0 + TILE < k ? q0 + TILE : k;
+    for (let f = 0; f < n; f++) {
+      const type = types[f];
+      const o = slotOf[f];
+      const c = columnAt[f];
+      // One pass converts and stores, summing what tells an invalid value (no branch per value);
+      // only a tile and field with one is checked again value by value, and repaired as
+      // `FieldRows.materialize` repairs (in this function: a rarely run function would run
+      // unoptimised, boxing its doubles).
+      let acc = 0;
+      if (type === FIELD_F32 || type === FIELD_VEC3) {
+        // A vec3's slots x, y, z are consecutive, and so are its columns. x * 0 is 0 when x is finite.
+        const axes = type === FIELD_VEC3 ? 3 : 1;
+        for (let a = 0; a < axes; a++) {
+          const col = c + a * k;
+          for (let q = q0, i = q0 * slots + o + a; q < q1; q++, i += slots) {
+            const v = Math.fround(raw[i]);
+            f32[col + q] = v;
+            acc += v * 0;
+          }
+        }
+        if (acc !== 0) {
+          for (let a = 0; a < axes; a++) {
+            const col = c + a * k;
+            for (let q = q0, i = q0 * slots + o + a; q < q1; q++, i += slots) {
+              const v = Math.fround(raw[i]);
+              if (v - v === 0) continue;
+              u32[col + q] = 0;
+              bad++;
+              rowBad[q] = 1;
+            }
+          }
+        }
+      } else if (type === FIELD_I32 || type === FIELD_ENTITY) {
+        // |v - (v | 0)| is 0 for an int32; an entity id also lies in [-1, maxId).
+        const entity = type === FIELD_ENTITY;
+        const lo = entity ? -1 : -2147483648;
+        const hi = entity ? maxId : 2147483648;
+        for (let q = q0, i = q0 * slots + o; q < q1; q++, i += slots) {
+          const v = raw[i];
+          const x = v | 0;
+          u32[c + q] = x;
+          acc += Math.abs(v - x) + (x < lo || x >= hi ? 1 : 0);
+        }
+        if (acc !== 0) {
+          for (let q = q0, i = q0 * slots + o; q < q1; q++, i += slots) {
+            const v = raw[i];
+            if ((v | 0) === v && (!entity || (v >= -1 && v < maxId))) continue;
+            u32[c + q] = entity ? -1 : repairI32(v);
+            bad++;
+            rowBad[q] = 1;
+          }
+        }
+      } else if (type === FIELD_BOOL) {
+        for (let q = q0, i = q0 * slots + o; q < q1; q++, i += slots) if (raw[i]) u32[c + (q >>> 5)] |= 1 << (q & 31);
+      } else {
+        // A byte: |v - (v & 255)| is 0 for an integer in [0, 255]; an enum code also names a name.
+        const b = c * 4;
+        const u8Type = type === FIELD_U8;
+        const hi = u8Type ? 256 : names;
+        for (let q = q0, i = q0 * slots + o; q < q1; q++, i += slots) {
+          const v = raw[i];
+          const x = v & 255;
+          u8[b + q] = x;
+          acc += Math.abs(v - x) + (x >= hi ? 1 : 0);
+        }
+        if (acc !== 0) {
+          for (let q = q0, i = q0 * slots + o; q < q1; q++, i += slots) {
+            const v = raw[i];
+            if ((v | 0) === v && v >= 0 && v < hi) continue;
+            u8[b + q] = u8Type ? repairU8(v) : ENUM_NONE;
+            bad++;
+            rowBad[q] = 1;
+          }
+        }
+      }
+    }
+  }
+  return bad;
 }

@@ -24,6 +24,7 @@ import { DEFAULT_RECORDER_OPTIONS, type RecorderOptions, validateRecorderOptions
 import type { EntityColumns } from './EntityColumns';
 import type { FieldSchema } from '../fields/FieldSchema';
 import { FieldSchemas, type FieldSpec } from '../fields/FieldSchemas';
+import { FieldArea } from '../fields/FieldArea';
 import { FieldStage } from '../fields/FieldStage';
 
 const SANITIZED = EntityFlags.SANITIZED;
@@ -113,7 +114,11 @@ export class Recorder {
     const arenaBytes = o.arenaBytes >= 1024 ? Math.floor(o.arenaBytes / 8) * 8 : 0;
     const handleCapacity = Math.max(16, Math.min(o.maxEntitiesPerFrame * 2, 1 << 16));
     const block = EntityResolver.layout(o.maxEntitiesPerFrame);
-    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes, { wasm: o.wasm });
+    // After the arena: the field area, where columns calls stage blocks that endFrame moves in one copy.
+    const fieldAreaBytes = FieldStage.areaBytes(o.fieldBudgetBytes);
+    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes + fieldAreaBytes, {
+      wasm: o.wasm,
+    });
     const blockByte = this.kernel.extraOffset;
     this.ring = new FrameRing(o.arenaBytes, o.maxFrames, {
       buffer: this.kernel.buffer,
@@ -157,7 +162,17 @@ export class Recorder {
       this.textures,
       this.fieldSchemas,
     );
-    this.fieldStage = new FieldStage(o.maxEntitiesPerFrame, o.maxEntityId, this.stats, this.warnOnce);
+    this.fieldStage = new FieldStage(
+      o.maxEntitiesPerFrame,
+      o.maxEntityId,
+      this.stats,
+      this.warnOnce,
+      new FieldArea({
+        buffer: this.kernel.buffer,
+        byteOffset: this.ring.byteOffset + this.ring.arenaWords * 4,
+        bytes: fieldAreaBytes,
+      }),
+    );
     this.resolver = new EntityResolver({
       capacity: o.maxEntitiesPerFrame,
       kernel: this.kernel,

@@ -85,6 +85,41 @@ export function allocationWorkload(): AllocationWorkload {
     new Float32Array(M * 3),
   ];
   const bodyCols = [new Array<number>(N * 3).fill(0.5), new Array<number>(N).fill(1)];
+  // The kind's only rows, typed, right after their entities: staged in the field area, one copy at endFrame.
+  const UNIT = r.declareFields('unit', {
+    hp: 'f32',
+    dir: 'vec3',
+    on: 'bool',
+    mode: 'enum',
+    who: 'entity',
+    n: 'i32',
+    lvl: 'u8',
+  });
+  UNIT.code('idle');
+  const Q = 20;
+  const unitCols = {
+    ids: new Int32Array(Q),
+    x: new Float32Array(Q),
+    y: new Float32Array(Q),
+    z: new Float32Array(Q),
+    qx: new Float32Array(Q),
+    qy: new Float32Array(Q),
+    qz: new Float32Array(Q),
+    qw: new Float32Array(Q).fill(1),
+  };
+  for (let i = 0; i < Q; i++) unitCols.ids[i] = 8000 + i;
+  const unitFields = [
+    new Float32Array(Q + 5), // longer than the rows: its copy spills into the next column
+    new Float32Array(Q * 3),
+    new Uint8Array(Q),
+    new Uint8Array(Q),
+    new Int32Array(Q).fill(-1),
+    new Int32Array(Q),
+    new Uint8Array(Q),
+  ];
+  // Per-entity calls only, in order: converted straight into the frame at endFrame.
+  const TAG = r.declareFields('tag', { on: 'bool', n: 'u8', w: 'f32' });
+  const tagValues = new Float64Array(TAG.slots);
   const values = new Float64Array(AGENT.slots);
   let f = 0;
   const frame = () => {
@@ -103,6 +138,18 @@ export function allocationWorkload(): AllocationWorkload {
     cols.qx[(f + 1) % M] = f & 1 ? 0 : NaN; // an invalid quaternion every other frame
     r.entityColumns(M, cols);
     r.displayColumns(M, disp);
+    const q = Q - (f & 3); // a count that changes
+    r.entityColumns(q, unitCols);
+    unitFields[0][f % Q] = f & 15 ? f : Number.POSITIVE_INFINITY; // repaired now and then
+    unitFields[2][f % Q] = f & 1;
+    r.fieldColumns(UNIT, q, unitCols.ids, unitFields);
+    for (let i = 0; i < 3; i++) {
+      r.entity2D(8100 + i, f, i, 0);
+      tagValues[0] = (f + i) & 1;
+      tagValues[1] = f & 255;
+      tagValues[2] = f & 31 ? i : Number.NaN; // repaired now and then
+      r.fields(8100 + i, TAG, tagValues);
+    }
     r.entityColumns(P, plain);
     r.entity2D(7000, f, 1, f & 7);
     r.display(7000, 1, 2, f & 1, (f & 2) === 0, TEX); // display state, 2D

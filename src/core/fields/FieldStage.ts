@@ -122,6 +122,27 @@ export class FieldStage {
    * one with another schema is dropped.
    */
   public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): void {
+    const known = this.bySchema[schema.index];
+    // The usual call: a kind with rows this frame and room for one more, for an entity after every
+    // entity with a row (so it has none yet): appended without looking anything up.
+    if (
+      known !== undefined &&
+      known.schema === schema &&
+      index > this.highIndex &&
+      known.count > 0 &&
+      known.count < known.rows.length &&
+      typeof values === 'object' &&
+      values !== null
+    ) {
+      const r = known.count;
+      known.rows[r] = index;
+      known.count = r + 1;
+      this.entityRow[index] = r;
+      this.entitySchema[index] = schema.index;
+      this.highIndex = index;
+      known.stageRaw(r, values);
+      return;
+    }
     const rows = this.rowsOf(schema);
     const r = this.rowFor(index, rows, id);
     if (r < 0) return;

@@ -131,6 +131,13 @@ export class FieldRows {
    */
   public directAt = -1;
   public directRows = 0;
+  /** Staged entity index of the area block's row 0 (its rows are entities `directStart ..`). */
+  public directStart = 0;
+  /**
+   * The area block's rows are not yet written in `rows` and the stage's per-entity marks
+   * (`FieldStage.markRows` writes them when anything but the block's one copy needs them).
+   */
+  public unmarked = false;
 
   /** Forgets the staged rows. */
   public reset(): void {
@@ -140,6 +147,7 @@ export class FieldRows {
     this.rawCount = 0;
     this.directAt = -1;
     this.directRows = 0;
+    this.unmarked = false;
   }
 
   /** Copies `values` (one slot a component) as row `r`, unchecked until `materialize`. */

@@ -65,6 +65,8 @@ export class FieldStage {
   private readonly entitySchema: Int32Array;
   /** The highest staged entity index given a row this frame (-1: none). */
   private highIndex = -1;
+  /** Some area block's rows and marks are not written yet (`markRows`). */
+  private unmarked = false;
   /** Scratch: matches of a columns call, keys and order of a write. */
   private match: Int32Array;
   private keys: Float64Array;
@@ -113,6 +115,7 @@ export class FieldStage {
     this.highIndex = -1;
     this.touchedCount = 0;
     this.repaired = 0;
+    this.unmarked = false;
     this.area.begin();
   }
 
@@ -143,6 +146,7 @@ export class FieldStage {
       known.stageRaw(r, values);
       return;
     }
+    if (this.unmarked) this.markRows();
     const rows = this.rowsOf(schema);
     const r = this.rowFor(index, rows, id);
     if (r < 0) return;
@@ -172,21 +176,41 @@ export class FieldStage {
     if (c === 0) return;
     const rows = this.rowsOf(schema);
     // A second columns call for the kind: its first block back into the staging columns.
-    if (rows.directAt >= 0) this.area.unpack(rows);
+    if (rows.directAt >= 0) {
+      if (this.unmarked) this.markRows();
+      this.area.unpack(rows);
+    }
     if (this.match.length < c) this.match = new Int32Array(Math.max(c, this.match.length * 2));
     const match = this.match;
     const start = stageCount - c;
     const n = schema.types.length;
     let bad = 0;
-    if (start >= 0 && this.denseRows(rows, ids, c, start, stageIds)) {
-      // The usual case: the ids are the last c staged entities, none with fields yet; rows r0.. in
-      // order, each column one block copy where its type allows.
-      const r0 = rows.count - c;
+    if (start >= 0 && this.isDense(ids, c, start, stageIds)) {
+      // The usual case: the ids are the last c staged entities, none with fields yet.
+      if (rows.count === 0) {
+        // The kind's first rows of the frame: staged in the frame's layout, moved with one copy at
+        // endFrame; the rows and per-entity marks are written only if something else needs them.
+        rows.grow(c);
+        const direct = this.area.stage(rows, c, columns, this.maxEntityId);
+        if (direct >= 0) {
+          this.touch(rows);
+          rows.count = c;
+          rows.directStart = start;
+          rows.unmarked = true;
+          this.unmarked = true;
+          if (start + c - 1 > this.highIndex) this.highIndex = start + c - 1;
+          if (direct > 0) {
+            this.invalid(direct);
+            // Which entities were repaired: rare, so found again value by value.
+            for (let i = 0; i < c; i++) if (this.rowNeedsFlag(rows, columns, i)) flags[start + i] |= sanitized;
+          }
+          return;
+        }
+      }
+      // Rows r0.. in order, each column one block copy where its type allows.
+      const r0 = this.addRows(rows, c, start);
       let filled = false;
-      // The kind's first rows of the frame: staged in the frame's layout, moved with one copy at endFrame.
-      const direct = r0 === 0 ? this.area.stage(rows, c, columns, this.maxEntityId) : -1;
-      if (direct > 0) bad = direct;
-      for (let f = direct >= 0 ? n : 0; f < n; f++) {
+      for (let f = 0; f < n; f++) {
         const col = f < columns.length ? columns[f] : null;
         const b = col === null || typeof col !== 'object' ? -1 : rows.writeColumnBlock(f, r0, c, col);
         if (b >= 0) {
@@ -201,6 +225,7 @@ export class FieldStage {
       }
       if (bad > 0 && !filled) for (let i = 0; i < c; i++) match[i] = r0 + i;
     } else {
+      if (this.unmarked) this.markRows();
       this.matchRows(rows, ids, c, stageIds, stageCount, match);
       for (let f = 0; f < n; f++)
         bad += rows.writeColumn(f, match, c, f < columns.length ? columns[f] : (null as never));
@@ -216,26 +241,53 @@ export class FieldStage {
   }
 
   /**
-   * When `ids[0..c)` are the staged entities `start..start + c` and none has fields yet, adds their
-   * rows in order (one pass, no search) and returns true; else adds nothing and returns false.
+   * Whether `ids[0..c)` are the staged entities `start..start + c` and none has fields yet (at once
+   * when every entity with fields comes before `start`).
    */
-  private denseRows(rows: FieldRows, ids: ArrayLike<number>, c: number, start: number, stageIds: Int32Array): boolean {
+  private isDense(ids: ArrayLike<number>, c: number, start: number, stageIds: Int32Array): boolean {
+    if (start > this.highIndex) {
+      for (let i = 0; i < c; i++) if (stageIds[start + i] !== ids[i]) return false;
+      return true;
+    }
+    if (this.unmarked) this.markRows();
     const entityRow = this.entityRow;
     for (let i = 0; i < c; i++) if (stageIds[start + i] !== ids[i] || entityRow[start + i] >= 0) return false;
+    return true;
+  }
+
+  /** Adds the rows of staged entities `start..start + c` to `rows`, in order; returns the first. */
+  private addRows(rows: FieldRows, c: number, start: number): number {
     const r0 = rows.count;
     if (r0 === 0) this.touch(rows);
     rows.grow(r0 + c);
+    this.mark(rows, r0, c, start);
+    rows.count = r0 + c;
+    if (start + c - 1 > this.highIndex) this.highIndex = start + c - 1;
+    return r0;
+  }
+
+  /** Rows `r0 .. r0 + c` of `rows` are staged entities `start ..`: written in `rows.rows` and the per-entity marks. */
+  private mark(rows: FieldRows, r0: number, c: number, start: number): void {
     const rr = rows.rows;
-    const schemaIndex = rows.schema.index;
+    const entityRow = this.entityRow;
     const entitySchema = this.entitySchema;
+    const schemaIndex = rows.schema.index;
     for (let i = 0; i < c; i++) {
       rr[r0 + i] = start + i;
       entityRow[start + i] = r0 + i;
       entitySchema[start + i] = schemaIndex;
     }
-    rows.count = r0 + c;
-    if (start + c - 1 > this.highIndex) this.highIndex = start + c - 1;
-    return true;
+  }
+
+  /** Writes the rows and per-entity marks of every area block that has not had them yet. */
+  private markRows(): void {
+    for (let s = 0; s < this.touchedCount; s++) {
+      const rows = this.touched[s];
+      if (!rows.unmarked) continue;
+      this.mark(rows, 0, rows.directRows, rows.directStart);
+      rows.unmarked = false;
+    }
+    this.unmarked = false;
   }
 
   /** Matches `ids[0..c)` to staged entities one by one (see `columns`), adding rows; `match[i]` is row i's, or -1. */
@@ -286,14 +338,15 @@ export class FieldStage {
 
   /**
    * Writes the field section at word `w` of `target`: the staged rows of kept entities
-   * (`keptIndex[staged]`, -1 dropped), at most `budgetWords` words. Returns the words written; sets
+   * (`keptIndex[staged]`, -1 dropped; null: every staged entity kept in place), at most
+   * `budgetWords` words. Returns the words written; sets
    * `overBudget` when rows were left out. A written entity's life without a kind (`entities`, handles
    * at word `entityBase`) takes its schema's kind.
    */
   public write(
     target: FieldTarget,
     w: number,
-    keptIndex: Int32Array,
+    keptIndex: Int32Array | null,
     budgetWords: number,
     entities: EntityTable,
     entityBase: number,
@@ -311,6 +364,7 @@ export class FieldStage {
             continue;
           }
         }
+        if (this.unmarked) this.markRows();
         this.area.unpack(rows);
       }
       // Rows of per-entity calls only: converted straight into the frame when they all fit in order.
@@ -354,7 +408,7 @@ export class FieldStage {
   }
 
   /** Converts `rows`' per-entity rows into its staging columns, counting and flagging the repaired. */
-  private materialize(rows: FieldRows, u: Uint32Array, entityBase: number, keptIndex: Int32Array): void {
+  private materialize(rows: FieldRows, u: Uint32Array, entityBase: number, keptIndex: Int32Array | null): void {
     const repaired = rows.materialize();
     if (repaired > 0) {
       this.invalid(repaired);
@@ -370,16 +424,16 @@ export class FieldStage {
     target: FieldTarget,
     w: number,
     rows: FieldRows,
-    keptIndex: Int32Array,
+    keptIndex: Int32Array | null,
     room: number,
     entities: EntityTable,
     entityBase: number,
   ): number {
     const c = rows.directRows;
-    const start = rows.rows[0];
-    const first = keptIndex[start];
+    const start = rows.directStart;
+    const first = keptIndex === null ? start : keptIndex[start];
     if (first < 0) return -1;
-    for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
+    if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
     if (blockWords(rows.schema.types, c, false) > room) return -1;
     const words = this.area.copyOut(rows, first, target, w);
     // The lives without a kind take the schema's.
@@ -395,10 +449,10 @@ export class FieldStage {
   }
 
   /** Flags `SANITIZED` (in the frame's entity words at `entityBase`) the kept entities of the rows `materialize` repaired. */
-  private flagRepaired(u: Uint32Array, entityBase: number, rows: FieldRows, keptIndex: Int32Array): void {
+  private flagRepaired(u: Uint32Array, entityBase: number, rows: FieldRows, keptIndex: Int32Array | null): void {
     for (let r = 0; r < rows.count; r++) {
       if (rows.rowBad[r] === 0) continue;
-      const e = keptIndex[rows.rows[r]];
+      const e = keptIndex === null ? rows.rows[r] : keptIndex[rows.rows[r]];
       if (e >= 0) u[entityBase + e] |= SANITIZED_BIT;
     }
   }
@@ -428,7 +482,7 @@ export class FieldStage {
    * Fills `order[0..k)` with the rows of kept entities in increasing kept index (`keys[row]` is the
    * row's kept index); returns k.
    */
-  private orderRows(rows: FieldRows, keptIndex: Int32Array): number {
+  private orderRows(rows: FieldRows, keptIndex: Int32Array | null): number {
     const n = rows.count;
     if (this.order.length < n) {
       this.order = new Int32Array(Math.max(n, this.order.length * 2));
@@ -440,7 +494,7 @@ export class FieldStage {
     let sorted = true;
     let prev = -1;
     for (let r = 0; r < n; r++) {
-      const e = keptIndex[rows.rows[r]];
+      const e = keptIndex === null ? rows.rows[r] : keptIndex[rows.rows[r]];
       keys[r] = e;
       if (e < 0) continue;
       if (e <= prev) sorted = false;

@@ -108,12 +108,8 @@ export class FrameWriter {
     // One pass: resolve ids to handles and, unless truncated, write handles, positions and encoded
     // rotations straight into the arena.
     const resolver = p.resolver;
-    const m = resolver.resolve(
-      frame,
-      n,
-      truncated ? -1 : at + HEADER_WORDS,
-      bones.count > 0 || display.count > 0 || fieldStage.active,
-    );
+    // Fields read keptIndex only when an entry was dropped (else they take staged = kept).
+    const m = resolver.resolve(frame, n, truncated ? -1 : at + HEADER_WORDS, bones.count > 0 || display.count > 0);
     const dropped = p.stage.dropped + resolver.dropped;
     p.descriptions.afterFrame(frame);
     const u = ring.u32;
@@ -146,7 +142,8 @@ export class FrameWriter {
       total = HEADER_WORDS + m * 5 + boneWords + draw.wordCount + events.count * EVENT_WORDS + displayWords;
       u[at + H_DISPLAY_WORDS] = displayWords;
       if (fieldStage.active) {
-        total += fieldStage.write(ring, at + total, resolver.keptIndex, fieldBudget, p.entities, at + HEADER_WORDS);
+        const kept = m === n ? null : resolver.keptIndex;
+        total += fieldStage.write(ring, at + total, kept, fieldBudget, p.entities, at + HEADER_WORDS);
         if (fieldStage.overBudget) fieldFlags = FRAME_FIELDS_OVER_BUDGET;
       }
       u[at + H_ENTITY_COUNT] = m;

@@ -16,7 +16,8 @@ import { Workload } from '../Workload';
  * (f32, i32, u8, bool, enum, entity, vec3, f32), through the columns form (`fieldColumns`) and the
  * per-entity call (`fields`), and a series query over 900 frames.
  *
- * Recording cost is a difference: each frame of the workload is recorded by four recorders, timed
+ * Recording cost is a difference, in steady state (every arena page touched before timing): each
+ * frame of the workload is recorded by four recorders, timed
  * one after the other: entities only and entities + fields, through `entityColumns` +
  * `fieldColumns`, and through `entity()` + `fields()` per entity. The cost of fields is the
  * median frame time with fields minus the median without, over 8,000 values (endFrame's writing
@@ -73,6 +74,11 @@ function lane(frames: number, arenaBytes: number): Lane {
   });
   const schema = recorder.declareFields('unit', SPEC);
   for (const s of ['idle', 'patrol', 'chase']) schema.code(s);
+  // Every arena page touched once before timing, as after the first lap of a recording: the
+  // operating system maps a fresh page on its first write, and the 1,500 frames here never wrap
+  // these arenas, so without this every frame would also pay for mapping its bytes (a once-per-page
+  // cost of the first lap, larger for the lanes with fields; see docs/performance.md).
+  recorder.ring.u32.fill(0);
   return { recorder, schema, times: new Float64Array(frames) };
 }
 

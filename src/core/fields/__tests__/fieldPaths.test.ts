@@ -212,6 +212,20 @@ describe('field paths: typed columns, plain columns and per-entity calls store t
     over.r.endFrame();
     expect(fieldsOf(over.r, 0).words).toEqual(want.words);
 
+    // Straight after the block: a per-entity call replaces the last entity's row; another kind's is dropped.
+    const after = makeRecorder();
+    const OTHER = after.r.declareFields('other', { x: 'f32' });
+    after.r.beginFrame(0, 1);
+    after.r.entityBatch(n, fr.ids, pos, rot);
+    const last = fr.cols.map((c) => c.slice()) as Frame['cols'];
+    last[0][n - 1] = 12345; // replaced below
+    after.r.fieldColumns(after.S, n, fr.ids, last);
+    after.r.fields(fr.ids[n - 1], after.S, slotsOf(fr, n - 1));
+    after.r.fields(fr.ids[n - 1], OTHER, [1]);
+    after.r.endFrame();
+    expect(fieldsOf(after.r, 0).words).toEqual(want.words);
+    expect(after.r.stats.fieldRowsDropped).toBe(1);
+
     // A duplicate entity (dropped by the resolver, its row with it): the rows after it move up.
     const dup = makeRecorder();
     const ids = Int32Array.from(fr.ids);

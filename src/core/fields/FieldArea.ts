@@ -41,8 +41,8 @@ export interface FieldAreaStorage {
  * Float32Array for f32 and vec3, an Int32Array for i32 and entity, a Uint8Array for u8, bool and
  * enum, none much longer than needed): each column is block-copied (`TypedArray.set`) to its place,
  * then checked in one pass where its type can be invalid (non-finite floats, enum codes without a
- * name, entity ids outside `[-1, maxEntityId)`), vec3 transposed from x, y, z rows to columns and
- * bools packed to bits from a staged copy. A copy longer than its column spills into the columns
+ * name, entity ids outside `[-1, maxEntityId)`); vec3 is moved from x, y, z rows to columns in one
+ * pass that also checks, and bools are packed to bits from a copy in the staging byte column. A copy longer than its column spills into the columns
  * after it, which are written later; the area keeps room for the spill of the last.
  *
  * Internal to the recorder (its `FieldStage`).
@@ -131,7 +131,7 @@ export class FieldArea {
         bad += this.checkFloats(p, count);
         p += count;
       } else if (t === FIELD_VEC3) {
-        bad += this.stageVec3(rows, f, col as Float32Array, p, count);
+        bad += this.stageVec3(col as Float32Array, p, count);
         p += 3 * count;
       } else if (t === FIELD_I32) {
         this.i32.set(col as Int32Array, p);
@@ -164,14 +164,26 @@ export class FieldArea {
   /** Non-finite floats of the `count` words at `p` become 0; returns how many. */
   private checkFloats(p: number, count: number): number {
     const f32 = this.f32;
-    // A float is finite when x * 0 is 0: one pass, no branch per value.
-    let acc = 0;
-    for (let i = p, end = p + count; i < end; i++) acc += f32[i] * 0;
-    if (acc === 0) return 0;
+    // A float is finite when x * 0 is 0: one pass, no branch per value, four sums so that each
+    // addition need not wait for the one before.
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    let i = p;
+    const end = p + count;
+    for (; i + 3 < end; i += 4) {
+      a += f32[i] * 0;
+      b += f32[i + 1] * 0;
+      c += f32[i + 2] * 0;
+      d += f32[i + 3] * 0;
+    }
+    for (; i < end; i++) a += f32[i] * 0;
+    if (a + b + c + d === 0) return 0;
     let bad = 0;
-    for (let i = p, end = p + count; i < end; i++) {
-      if (f32[i] - f32[i] !== 0) {
-        this.u32[i] = 0;
+    for (let j = p; j < end; j++) {
+      if (f32[j] - f32[j] !== 0) {
+        this.u32[j] = 0;
         bad++;
       }
     }
@@ -206,31 +218,32 @@ export class FieldArea {
   }
 
   /**
-   * Copies a vec3 column (x, y, z per row) into the staging column of field `f`, then moves its words
-   * to the x, y and z columns at word `p`, non-finite components as 0; returns how many.
+   * Moves a vec3 column (x, y, z per row) to the x, y and z columns at word `p`, non-finite
+   * components as 0; returns how many. A float32 read and written back keeps its bits (a NaN, the
+   * one exception, is repaired anyway).
    */
-  private stageVec3(rows: FieldRows, f: number, col: Float32Array, p: number, count: number): number {
-    rows.grow(Math.ceil(col.length / 3));
-    rows.f32[f].set(col);
-    const s = rows.w32[f];
-    const u = this.u32;
+  private stageVec3(col: Float32Array, p: number, count: number): number {
+    const f = this.f32;
     const y = p + count;
     const z = p + 2 * count;
-    // Exponent bits all ones: NaN or infinite.
-    let acc = 0;
+    // x * 0 is 0 when x is finite; three sums, one per axis.
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
     for (let q = 0, i = 0; q < count; q++, i += 3) {
-      const a = s[i];
-      const b = s[i + 1];
-      const c = s[i + 2];
-      u[p + q] = a;
-      u[y + q] = b;
-      u[z + q] = c;
-      acc |= ((a >>> 23) & 0xff) + 1;
-      acc |= ((b >>> 23) & 0xff) + 1;
-      acc |= ((c >>> 23) & 0xff) + 1;
+      const a = col[i];
+      const b = col[i + 1];
+      const c = col[i + 2];
+      f[p + q] = a;
+      f[y + q] = b;
+      f[z + q] = c;
+      ax += a * 0;
+      ay += b * 0;
+      az += c * 0;
     }
-    if ((acc & 0x100) === 0) return 0;
+    if (ax + ay + az === 0) return 0;
     let bad = 0;
+    const u = this.u32;
     for (let i = p, end = p + 3 * count; i < end; i++) {
       if ((u[i] & 0x7f800000) === 0x7f800000) {
         u[i] = 0;

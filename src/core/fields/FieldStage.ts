@@ -1,31 +1,16 @@
-import { EntityFlags, HANDLE_BITS, HANDLE_MASK as HANDLE_MASK_ } from '../format/layout';
+import { EntityFlags, HANDLE_BITS } from '../format/layout';
 import type { EntityTable } from '../store/EntityTable';
 import type { WarnOnce } from '../validate/WarnOnce';
 import { FieldArea } from './FieldArea';
+import { FieldOrder } from './FieldOrder';
 import { type FieldTarget, writeBlock, writeRawBlock } from './fieldBlocks';
-import {
-  FIELD_ENTITY as FIELD_ENTITY_,
-  FIELD_ENUM as FIELD_ENUM_,
-  FIELD_F32 as FIELD_F32_,
-  FIELD_I32 as FIELD_I32_,
-  FIELD_U8 as FIELD_U8_,
-  FIELD_VEC3 as FIELD_VEC3_,
-  blockWords,
-} from './fieldLayout';
+import { blockWords } from './fieldLayout';
+import { invalidAt } from './fieldRepair';
 import { FieldRows } from './FieldRows';
 import type { FieldSchema } from './FieldSchema';
 
 export type { FieldTarget } from './fieldBlocks';
 
-// Local copies of the layout constants: hot loops then read plain locals, not module bindings
-// (which some loaders, e.g. tsx and vitest, turn into getters).
-const FIELD_ENTITY = FIELD_ENTITY_;
-const FIELD_ENUM = FIELD_ENUM_;
-const FIELD_F32 = FIELD_F32_;
-const FIELD_I32 = FIELD_I32_;
-const FIELD_U8 = FIELD_U8_;
-const FIELD_VEC3 = FIELD_VEC3_;
-const HANDLE_MASK = HANDLE_MASK_;
 /** `EntityFlags.SANITIZED` in an entity word (flags in bits 24-31). */
 const SANITIZED_BIT = (EntityFlags.SANITIZED << HANDLE_BITS) >>> 0;
 
@@ -54,8 +39,6 @@ export class FieldStage {
   public repaired = 0;
   /** Whether the last `write` dropped rows over the budget. */
   public overBudget = false;
-  /** Set by `orderRows`: its order is the staging order (row q is block row q). */
-  private inOrder = false;
   private readonly bySchema: Array<FieldRows | undefined> = [];
   /** Schemas with rows this frame, in first-use order: `touched[0..touchedCount)` (an array's length set to 0 may free its storage). */
   private readonly touched: FieldRows[] = [];
@@ -67,11 +50,10 @@ export class FieldStage {
   private highIndex = -1;
   /** Some area block's rows and marks are not written yet (`markRows`). */
   private unmarked = false;
-  /** Scratch: matches of a columns call, keys and order of a write. */
+  /** Scratch: matches of a columns call. */
   private match: Int32Array;
-  private keys: Float64Array;
-  private order: Int32Array;
-  private sortKeys: Float64Array;
+  /** The order of a kind's rows in its block (at `write`). */
+  private readonly ordering = new FieldOrder();
 
   /**
    * @param area Where columns calls stage their blocks in final layout (`FieldArea`); the recorder
@@ -87,9 +69,6 @@ export class FieldStage {
     this.entityRow = new Int32Array(capacity).fill(-1);
     this.entitySchema = new Int32Array(capacity);
     this.match = new Int32Array(64);
-    this.keys = new Float64Array(64);
-    this.order = new Int32Array(64);
-    this.sortKeys = new Float64Array(64);
   }
 
   /**
@@ -202,7 +181,8 @@ export class FieldStage {
           if (direct > 0) {
             this.invalid(direct);
             // Which entities were repaired: rare, so found again value by value.
-            for (let i = 0; i < c; i++) if (this.rowNeedsFlag(rows, columns, i)) flags[start + i] |= sanitized;
+            for (let i = 0; i < c; i++)
+              if (invalidAt(rows.schema, columns, i, this.maxEntityId)) flags[start + i] |= sanitized;
           }
           return;
         }
@@ -235,7 +215,7 @@ export class FieldStage {
       // Which entities were repaired: rare, so found again value by value.
       for (let i = 0; i < c; i++) {
         const r = match[i];
-        if (r >= 0 && this.rowNeedsFlag(rows, columns, i)) flags[rows.rows[r]] |= sanitized;
+        if (r >= 0 && invalidAt(rows.schema, columns, i, this.maxEntityId)) flags[rows.rows[r]] |= sanitized;
       }
     }
   }
@@ -370,15 +350,16 @@ export class FieldStage {
       // Rows of per-entity calls only: converted straight into the frame when they all fit in order.
       let raw = rows.rawCount > 0 && rows.rawCount === rows.count;
       if (!raw) this.materialize(rows, target.u32, entityBase, keptIndex);
-      let k = this.orderRows(rows, keptIndex);
+      const ordering = this.ordering;
+      let k = ordering.sort(rows, keptIndex);
       if (k === 0) continue;
-      const order = this.order;
-      const keys = this.keys;
+      const order = ordering.order;
+      const keys = ordering.keys;
       const first = keys[order[0]];
       const listed = keys[order[k - 1]] - first !== k - 1;
       const types = rows.schema.types;
       const room = budgetWords - (w - start);
-      if (raw && !(this.inOrder && blockWords(types, k, listed) <= room)) {
+      if (raw && !(ordering.inOrder && blockWords(types, k, listed) <= room)) {
         this.materialize(rows, target.u32, entityBase, keptIndex);
         raw = false;
       }
@@ -401,8 +382,8 @@ export class FieldStage {
           this.flagRepaired(target.u32, entityBase, rows, keptIndex);
         }
         w += blockWords(types, k, listed);
-      } else w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, this.inOrder);
-      this.assignKinds(target.u32, entityBase, entities, rows, k);
+      } else w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, ordering.inOrder);
+      ordering.assignKinds(target.u32, entityBase, entities, rows, k);
     }
     return w - start;
   }
@@ -436,15 +417,7 @@ export class FieldStage {
     if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
     if (blockWords(rows.schema.types, c, false) > room) return -1;
     const words = this.area.copyOut(rows, first, target, w);
-    // The lives without a kind take the schema's.
-    const u = target.u32;
-    const kindOf = entities.kindOf;
-    for (let e = entityBase + first, end = e + c; e < end; e++) {
-      if (kindOf[u[e] & HANDLE_MASK] < 0) {
-        if (rows.kindIndex < 0) rows.kindIndex = entities.internKind(rows.schema.kind);
-        kindOf[u[e] & HANDLE_MASK] = rows.kindIndex;
-      }
-    }
+    FieldOrder.assignKindsOf(target.u32, entityBase, first, c, entities, rows);
     return words;
   }
 
@@ -457,63 +430,11 @@ export class FieldStage {
     }
   }
 
-  /** The lives of the first `k` ordered rows that have no kind take `rows`' schema's. */
-  private assignKinds(u: Uint32Array, entityBase: number, t: EntityTable, rows: FieldRows, k: number): void {
-    const order = this.order;
-    const keys = this.keys;
-    const kindOf = t.kindOf;
-    for (let q = 0; q < k; q++) {
-      const h = u[entityBase + keys[order[q]]] & HANDLE_MASK;
-      if (kindOf[h] < 0) {
-        if (rows.kindIndex < 0) rows.kindIndex = t.internKind(rows.schema.kind);
-        kindOf[h] = rows.kindIndex;
-      }
-    }
-  }
-
   /** Rows staged in the open frame. */
   public get rowCount(): number {
     let c = 0;
     for (let s = 0; s < this.touchedCount; s++) c += this.touched[s].count;
     return c;
-  }
-
-  /**
-   * Fills `order[0..k)` with the rows of kept entities in increasing kept index (`keys[row]` is the
-   * row's kept index); returns k.
-   */
-  private orderRows(rows: FieldRows, keptIndex: Int32Array | null): number {
-    const n = rows.count;
-    if (this.order.length < n) {
-      this.order = new Int32Array(Math.max(n, this.order.length * 2));
-      this.keys = new Float64Array(this.order.length);
-    }
-    const order = this.order;
-    const keys = this.keys;
-    let k = 0;
-    let sorted = true;
-    let prev = -1;
-    for (let r = 0; r < n; r++) {
-      const e = keptIndex === null ? rows.rows[r] : keptIndex[rows.rows[r]];
-      keys[r] = e;
-      if (e < 0) continue;
-      if (e <= prev) sorted = false;
-      prev = e;
-      order[k++] = r;
-    }
-    // Sorted with no row dropped: row q is block row q.
-    this.inOrder = sorted && k === n;
-    if (sorted) return k;
-    // Rows out of entity order (a columns call before per-entity calls): sort by kept index.
-    // Staged entities are unique per row, so kept indices are distinct.
-    // The whole scratch is sorted (a view of its first k would allocate); the tail sorts last.
-    if (this.sortKeys.length < this.order.length) this.sortKeys = new Float64Array(this.order.length);
-    const tmp = this.sortKeys;
-    for (let q = 0; q < k; q++) tmp[q] = keys[order[q]] * 2097152 + order[q];
-    tmp.fill(Number.POSITIVE_INFINITY, k);
-    tmp.sort();
-    for (let q = 0; q < k; q++) order[q] = tmp[q] % 2097152;
-    return k;
   }
 
   private rowsOf(schema: FieldSchema): FieldRows {
@@ -562,33 +483,6 @@ export class FieldStage {
         'fieldValue',
         'rewindable: a field value was invalid for its type (non-finite float, non-integer or out-of-range integer, unknown enum code, entity id outside [-1, maxEntityId)); the repaired value was stored (0, clamped, or none)',
       );
-  }
-
-  /** Whether value i of the columns is one the rows had to repair. */
-  private rowNeedsFlag(rows: FieldRows, columns: ArrayLike<ArrayLike<number>>, i: number): boolean {
-    const types = rows.schema.types;
-    for (let f = 0; f < types.length; f++) {
-      const col = f < columns.length ? columns[f] : null;
-      if (col === null || typeof col !== 'object') return true;
-      const t = types[f];
-      const n = t === FIELD_VEC3 ? 3 : 1;
-      for (let k = 0; k < n; k++) {
-        const v = col[i * n + k];
-        if (t === FIELD_F32 || t === FIELD_VEC3) {
-          const x = Math.fround(v);
-          if (x - x !== 0) return true;
-        } else if (t === FIELD_I32) {
-          if ((v | 0) !== v) return true;
-        } else if (t === FIELD_ENTITY) {
-          if ((v | 0) !== v || v < -1 || v >= this.maxEntityId) return true;
-        } else if (t === FIELD_U8) {
-          if ((v & 255) !== v) return true;
-        } else if (t === FIELD_ENUM) {
-          if ((v | 0) !== v || v < 0 || v >= rows.schema.enumNames.length) return true;
-        }
-      }
-    }
-    return false;
   }
 
   /** Forgets the staged rows (the recorder was cleared). */

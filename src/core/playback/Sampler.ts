@@ -1,8 +1,10 @@
+import { H_BONE_WORDS, H_DISPLAY_WORDS } from '../format/layout';
 import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
 import { BLEND_T, blendBones, copyEntity, copyFrame, sampleDisplay, seriesCoef, writeLayout } from './sampleRows';
 import type { SampleBuffer } from './SampleBuffer';
+import { seekRows, seekThreshold } from './seekRows';
 import type { TimeControl } from './TimeControl';
 
 /** Sampler settings; see `DEFAULT_SAMPLER_OPTIONS`. */
@@ -82,6 +84,13 @@ export class Sampler {
   private table = new Int32Array(0);
   private gen = 0;
   private decodes = 0;
+  /** The pair of the last sample taken from the ring's words (`sampleFromRing`), by frame A's content. */
+  private ringFrame = -1;
+  private ringAtA = -1;
+  private ringAtB = -1;
+  private ringTime = Number.NaN;
+  private readonly ringHeaderA = new FrameHeader();
+  private readonly ringHeaderB = new FrameHeader();
   private readonly request = new Float64Array(1);
   /** `timingInto` scratch (time, dt). */
   private readonly timing = new Float64Array(2);
@@ -168,6 +177,14 @@ export class Sampler {
     // Find the two frames among the cached ones; decode what is missing into a slot the pair does not use.
     let sa = this.find(fa);
     let sb = fb === fa ? sa : this.find(fb);
+    if (sa === null && sb === null && fb !== fa) {
+      // A seek: neither frame is cached. Blend straight from the ring (see `seekRows`), unless the
+      // previous sample already did so at this pair: then the pair is being scrubbed, and is decoded.
+      out.position = p;
+      out.t = t;
+      seriesCoef[BLEND_T] = t;
+      if (this.sampleFromRing(fa, fb, out)) return true;
+    }
     if (sa === null) {
       sa =
         sb === this.slot0
@@ -219,8 +236,63 @@ export class Sampler {
     return true;
   }
 
+  /**
+   * A seek's sample from the ring's words (`seekRows`), when neither frame has bones or display
+   * state and this pair was not the previous seek's; `out.position`, `out.t` and the blend factor
+   * are set. False when it does not apply (nothing was changed but the handle table's stamps).
+   */
+  private sampleFromRing(fa: number, fb: number, out: SampleBuffer): boolean {
+    const r = this.reader;
+    const u = r.ring.u32;
+    const atA = r.offsetOf(fa);
+    const atB = r.offsetOf(fb);
+    if (atA < 0 || atB < 0) return false;
+    if (u[atA + H_BONE_WORDS] !== 0 || u[atB + H_BONE_WORDS] !== 0) return false;
+    if (u[atA + H_DISPLAY_WORDS] !== 0 || u[atB + H_DISPLAY_WORDS] !== 0) return false;
+    const ha = this.ringHeaderA;
+    const hb = this.ringHeaderB;
+    if (!r.readHeader(fa, ha) || !r.readHeader(fb, hb)) return false;
+    if (fa === this.ringFrame && atA === this.ringAtA && atB === this.ringAtB && ha.time === this.ringTime) {
+      this.ringFrame = -1;
+      return false;
+    }
+    const cap = r.entities.capacity;
+    if (this.table.length < cap * 2) {
+      this.table = new Int32Array(Math.max(cap, this.table.length) * 2);
+      this.gen = 0;
+    }
+    if (this.gen >= 0x7ffffff0) {
+      this.table.fill(0);
+      this.gen = 0;
+    }
+    const g = this.gen + 2;
+    this.gen = g;
+    out.ensure(ha.entityCount + hb.entityCount);
+    slerpCoefficients(seriesCoef);
+    seekThreshold[0] = this.threshold * this.threshold;
+    const n = seekRows(u, r.ring.f32, atA, atB, this.table, g, r.entities, out);
+    if (n < 0) return false;
+    this.ringFrame = fa;
+    this.ringAtA = atA;
+    this.ringAtB = atB;
+    this.ringTime = ha.time;
+    const t = seriesCoef[BLEND_T];
+    out.count = n;
+    out.invalidateLayout();
+    out.ensureBones(0);
+    out.boneTotal = 0;
+    out.hasDisplay = false;
+    out.frameA = fa;
+    out.frameB = fb;
+    out.time = ha.time + (hb.time - ha.time) * t;
+    out.overBudget = t >= 0.5 ? hb.overBudget : ha.overBudget;
+    this.blendCamera(ha, hb, out);
+    return true;
+  }
+
   /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
   public invalidate(): void {
+    this.ringFrame = -1;
     this.slot0.frame = -1;
     this.slot1.frame = -1;
     this.slot0.stamp++;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityBuffer, FrameHeader } from '../../read/buffers';
 import type { FrameReader } from '../../read/FrameReader';
+import { HANDLE_MASK, HEADER_WORDS } from '../../format/layout';
 import { Sampler } from '../Sampler';
 import { Presence, SampleBuffer } from '../SampleBuffer';
 import { axisAngle } from '../../../../tests/helpers/rotations';
@@ -273,11 +274,11 @@ describe('Sampler paths', () => {
     ids[cap] = 5;
     const shifted = Object.create(real) as FrameReader;
     Object.defineProperty(shifted, 'entities', { value: { capacity: cap, ids, spawnFrames: new Int32Array(cap + 1) } });
-    shifted.readEntities = (frame: number, out: EntityBuffer, withBones?: boolean): boolean => {
-      if (!real.readEntities(frame, out, withBones)) return false;
-      out.handles[0] = out.handles[0] - h0 + cap;
-      return true;
-    };
+    // The handle word in the ring itself, so that a seek read from the ring's words sees it as well.
+    const word = real.offsetOf(1) + HEADER_WORDS;
+    const u = real.ring.u32;
+    expect(u[word] & HANDLE_MASK).toBe(h0);
+    u[word] = (u[word] & ~HANDLE_MASK) | cap;
     const out = new SampleBuffer();
     new Sampler(shifted).sample(0.5, out);
     expect([out.count, out.handles[0], out.ids[0], out.presence[0], out.positions[0]]).toEqual([

@@ -311,12 +311,14 @@ describe('Sampler', () => {
     expect(out.hasCamera).toBe(false);
   });
 
-  it('caches the two neighbour frames: scrubbing within a pair decodes nothing, playing decodes one frame per crossing', () => {
+  it('a seek decodes nothing; then caches the two neighbour frames: scrubbing within a pair decodes nothing, playing decodes one frame per crossing', () => {
     const rec = quietRecorder();
     movingWorld(rec, 20, 10);
     const s = new Sampler(rec.reader);
     const out = new SampleBuffer();
-    s.sample(3.1, out);
+    s.sample(3.1, out); // a seek: blended from the ring's words, nothing decoded
+    expect(s.decodeCount).toBe(0);
+    s.sample(3.3, out); // the same pair again: it is being scrubbed, so both frames are decoded and kept
     const d0 = s.decodeCount;
     expect(d0).toBe(2);
     for (let i = 0; i < 50; i++) s.sample(3 + i / 50, out);

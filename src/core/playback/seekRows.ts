@@ -1,0 +1,212 @@
+import { H_ENTITY_COUNT, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS } from '../format/layout';
+import { SLERP_SERIES_MIN_COS } from '../math/slerp';
+import { decodeQuatAt } from '../math/quat';
+import type { EntityTable } from '../store/EntityTable';
+import { BLEND_T, seriesCoef } from './sampleRows';
+import { Presence, type SampleBuffer } from './SampleBuffer';
+
+/**
+ * A seek's sample straight from the ring: when neither neighbour frame is cached, the sampler
+ * blends from the two frames' words instead of decoding both into buffers, matching and laying the
+ * rows out in passes of their own. Three passes over the rows instead of eight:
+ *
+ * 1. B's handles are stamped into the handle-indexed table (its index in B beside the stamp);
+ * 2. each of A's entities, in A's order, finds its partner with one table read and is written
+ *    whole into its row: handle, id, spawn frame, presence, flags, position, rotation (each
+ *    orientation code unpacked here, once), blended when the entity is in both frames;
+ * 3. B's entities that A did not claim follow, in B's order.
+ *
+ * The rows, and every bit of them, are those of the decode-match-blend path (the same arithmetic
+ * on the same float32 values, in the same order; the tests compare the two). Frames with bones or
+ * display state take that path: this one has no bone or display rows. Internal to the sampler.
+ */
+
+/** Unpacked orientations of the pair being blended: A's at 0..3, B's at 4..7 (float32, as decoded). */
+const quats = new Float32Array(8);
+/** `seekRows`'s squared teleport distance at index 0 (a double passed in an array is never boxed). */
+export const seekThreshold = new Float64Array(1);
+
+/**
+ * Writes the rows of the sample between frames A (words from `atA`) and B (from `atB`) of the ring
+ * words `u` / `f` into `out` (whose rows must hold the two frames' entities together), with the blend
+ * in `seriesCoef` and the squared teleport distance in `seekThreshold[0]`. `table` is the sampler's
+ * handle table (stamp, index in B per handle) and `g` a fresh generation (`g + 1` must be unused
+ * too). Returns the rows written, or -1 when a handle of B lies beyond the table (nothing useful was
+ * written; the caller takes the decoding path, which grows the table).
+ */
+export function seekRows(
+  u: Uint32Array,
+  f: Float32Array,
+  atA: number,
+  atB: number,
+  table: Int32Array,
+  g: number,
+  entities: EntityTable,
+  out: SampleBuffer,
+): number {
+  const na = u[atA + H_ENTITY_COUNT];
+  const nb = u[atB + H_ENTITY_COUNT];
+  const hA = atA + HEADER_WORDS;
+  const hB = atB + HEADER_WORDS;
+  const pA = hA + na;
+  const pB = hB + nb;
+  const rA = pA + na * 3;
+  const rB = pB + nb * 3;
+  const len = table.length;
+  // 1. Stamp B: gen marks "in B, not yet matched"; gen + 1 marks "in B, matched".
+  for (let i = 0; i < nb; i++) {
+    const h2 = (u[hB + i] & HANDLE_MASK) << 1;
+    if (h2 >= len) return -1;
+    table[h2] = g;
+    table[h2 + 1] = i;
+  }
+  const c = seriesCoef;
+  const t = c[BLEND_T];
+  const thr2 = seekThreshold[0];
+  const nearB = t >= 0.5;
+  const u1t = 1 - t;
+  const t0 = c[0],
+    t1 = c[1],
+    t2 = c[2],
+    t3 = c[3],
+    t4 = c[4],
+    t5 = c[5],
+    t6 = c[6],
+    t7 = c[7],
+    t8 = c[8],
+    t9 = c[9];
+  const u0 = c[10],
+    u1 = c[11],
+    u2 = c[12],
+    u3 = c[13],
+    u4 = c[14],
+    u5 = c[15],
+    u6 = c[16],
+    u7 = c[17],
+    u8 = c[18],
+    u9 = c[19];
+  const ids = entities.ids;
+  const spawns = entities.spawnFrames;
+  const oh = out.handles;
+  const oi = out.ids;
+  const os = out.spawnFrames;
+  const opr = out.presence;
+  const obs = out.boneStart;
+  const obc = out.boneCount;
+  const of = out.flags;
+  const op = out.positions;
+  const or = out.rotations;
+  const q = quats;
+  // 2. A's entities, each written whole.
+  for (let i = 0; i < na; i++) {
+    const w = u[hA + i];
+    const h = w & HANDLE_MASK;
+    const h2 = h << 1;
+    oh[i] = h;
+    oi[i] = ids[h];
+    os[i] = spawns[h];
+    obs[i] = -1;
+    obc[i] = 0;
+    const o3 = i * 3;
+    const o4 = i * 4;
+    const pa = pA + i * 3;
+    if (h2 >= len || table[h2] !== g) {
+      opr[i] = Presence.ONLY_A;
+      of[i] = w >>> HANDLE_BITS;
+      op[o3] = f[pa];
+      op[o3 + 1] = f[pa + 1];
+      op[o3 + 2] = f[pa + 2];
+      decodeQuatAt(u, rA + i, or, o4);
+      continue;
+    }
+    const ib = table[h2 + 1];
+    table[h2] = g + 1;
+    opr[i] = Presence.BOTH;
+    const pb = pB + ib * 3;
+    const ax = f[pa],
+      ay = f[pa + 1],
+      az = f[pa + 2];
+    const dx = f[pb] - ax,
+      dy = f[pb + 1] - ay,
+      dz = f[pb + 2] - az;
+    if (dx * dx + dy * dy + dz * dz > thr2) {
+      // Teleport: the nearer frame's transform, unblended.
+      if (nearB) {
+        of[i] = u[hB + ib] >>> HANDLE_BITS;
+        op[o3] = f[pb];
+        op[o3 + 1] = f[pb + 1];
+        op[o3 + 2] = f[pb + 2];
+        decodeQuatAt(u, rB + ib, or, o4);
+      } else {
+        of[i] = w >>> HANDLE_BITS;
+        op[o3] = ax;
+        op[o3 + 1] = ay;
+        op[o3 + 2] = az;
+        decodeQuatAt(u, rA + i, or, o4);
+      }
+      continue;
+    }
+    of[i] = nearB ? u[hB + ib] >>> HANDLE_BITS : w >>> HANDLE_BITS;
+    op[o3] = ax + dx * t;
+    op[o3 + 1] = ay + dy * t;
+    op[o3 + 2] = az + dz * t;
+    // The shortest-path slerp of `Sampler`'s blend loop (a hand-inlined `slerpWithCoefficients`).
+    decodeQuatAt(u, rA + i, q, 0);
+    decodeQuatAt(u, rB + ib, q, 4);
+    const x0 = q[0],
+      y0 = q[1],
+      z0 = q[2],
+      w0 = q[3];
+    let x1 = q[4],
+      y1 = q[5],
+      z1 = q[6],
+      w1 = q[7];
+    let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
+    if (cos < 0) {
+      cos = -cos;
+      x1 = -x1;
+      y1 = -y1;
+      z1 = -z1;
+      w1 = -w1;
+    }
+    let s0: number;
+    let s1: number;
+    if (cos >= SLERP_SERIES_MIN_COS) {
+      const y = cos - 1;
+      const y2 = y * y;
+      const y4 = y2 * y2;
+      s1 = t0 + t1 * y + (t2 + t3 * y) * y2 + (t4 + t5 * y + (t6 + t7 * y) * y2) * y4 + (t8 + t9 * y) * (y4 * y4);
+      s0 = u0 + u1 * y + (u2 + u3 * y) * y2 + (u4 + u5 * y + (u6 + u7 * y) * y2) * y4 + (u8 + u9 * y) * (y4 * y4);
+    } else {
+      const theta = Math.acos(cos > 1 ? 1 : cos);
+      const inv = 1 / Math.sin(theta);
+      s0 = Math.sin(u1t * theta) * inv;
+      s1 = Math.sin(t * theta) * inv;
+    }
+    or[o4] = s0 * x0 + s1 * x1;
+    or[o4 + 1] = s0 * y0 + s1 * y1;
+    or[o4 + 2] = s0 * z0 + s1 * z1;
+    or[o4 + 3] = s0 * w0 + s1 * w1;
+  }
+  // 3. B's entities absent from A, in B's order.
+  let k = na;
+  for (let i = 0; i < nb; i++) {
+    const w = u[hB + i];
+    const h = w & HANDLE_MASK;
+    if (table[h << 1] !== g) continue;
+    oh[k] = h;
+    oi[k] = ids[h];
+    os[k] = spawns[h];
+    obs[k] = -1;
+    obc[k] = 0;
+    opr[k] = Presence.ONLY_B;
+    of[k] = w >>> HANDLE_BITS;
+    const pb = pB + i * 3;
+    op[k * 3] = f[pb];
+    op[k * 3 + 1] = f[pb + 1];
+    op[k * 3 + 2] = f[pb + 2];
+    decodeQuatAt(u, rB + i, or, k * 4);
+    k++;
+  }
+  return k;
+}

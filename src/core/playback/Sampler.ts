@@ -42,7 +42,9 @@ class FrameSlot {
  * crossed), matches their entities by unique id in O(n) through a handle-indexed table, and blends
  * them into a caller-owned `SampleBuffer`: positions lerped, rotations and bones slerped along the
  * shortest path, flags from the nearer frame, camera interpolated. The match itself is kept too:
- * while the position stays between the same two frames, a sample only re-blends.
+ * while the position stays between the same two frames, a sample only re-blends. A seek (neither
+ * frame cached) blends straight from the ring's words instead (`seekRows`: the same rows, bit for
+ * bit, in fewer passes); the pair is decoded and kept if the next sample stays between its frames.
  *
  * Nothing is allocated per call in steady state (arrays grow when a sample is larger than any
  * before).
@@ -267,7 +269,6 @@ export class Sampler {
     }
     const g = this.gen + 2;
     this.gen = g;
-    out.ensure(ha.entityCount + hb.entityCount);
     slerpCoefficients(seriesCoef);
     seekThreshold[0] = this.threshold * this.threshold;
     const n = seekRows(u, r.ring.f32, atA, atB, this.table, g, r.entities, out);

@@ -8,13 +8,16 @@ import { Presence, type SampleBuffer } from './SampleBuffer';
 /**
  * A seek's sample straight from the ring: when neither neighbour frame is cached, the sampler
  * blends from the two frames' words instead of decoding both into buffers, matching and laying the
- * rows out in passes of their own. Three passes over the rows instead of eight:
+ * rows out in passes of their own (eight passes over the rows before, four now, two of them over
+ * handle words only):
  *
  * 1. B's handles are stamped into the handle-indexed table (its index in B beside the stamp);
- * 2. each of A's entities, in A's order, finds its partner with one table read and is written
- *    whole into its row: handle, id, spawn frame, presence, flags, position, rotation (each
- *    orientation code unpacked here, once), blended when the entity is in both frames;
- * 3. B's entities that A did not claim follow, in B's order.
+ * 2. A's handles mark their partners in B, which counts the rows (the output then grows to what
+ *    the decoding path would give it);
+ * 3. each of A's entities, in A's order, is written whole into its row: handle, id, spawn frame,
+ *    presence, flags, position, rotation (each orientation code unpacked here, once), blended
+ *    when the entity is in both frames;
+ * 4. B's entities that A did not claim follow, in B's order.
  *
  * The rows, and every bit of them, are those of the decode-match-blend path (the same arithmetic
  * on the same float32 values, in the same order; the tests compare the two). Frames with bones or
@@ -28,8 +31,7 @@ export const seekThreshold = new Float64Array(1);
 
 /**
  * Writes the rows of the sample between frames A (words from `atA`) and B (from `atB`) of the ring
- * words `u` / `f` into `out` (whose rows must hold the two frames' entities together), with the blend
- * in `seriesCoef` and the squared teleport distance in `seekThreshold[0]`. `table` is the sampler's
+ * words `u` / `f` into `out` (grown to the rows when needed), with the blend in `seriesCoef` and the squared teleport distance in `seekThreshold[0]`. `table` is the sampler's
  * handle table (stamp, index in B per handle) and `g` a fresh generation (`g + 1` must be unused
  * too). Returns the rows written, or -1 when a handle of B lies beyond the table (nothing useful was
  * written; the caller takes the decoding path, which grows the table).
@@ -60,6 +62,17 @@ export function seekRows(
     table[h2] = g;
     table[h2 + 1] = i;
   }
+  // 2. Mark A's partners in B (gen + 1), which counts the rows: the output grows to exactly what the
+  // decoding path would size it to (`ensure(rows)`).
+  let matched = 0;
+  for (let i = 0; i < na; i++) {
+    const h2 = (u[hA + i] & HANDLE_MASK) << 1;
+    if (h2 < len && table[h2] === g) {
+      table[h2] = g + 1;
+      matched++;
+    }
+  }
+  out.ensure(na + nb - matched);
   const c = seriesCoef;
   const t = c[BLEND_T];
   const thr2 = seekThreshold[0];
@@ -97,7 +110,7 @@ export function seekRows(
   const op = out.positions;
   const or = out.rotations;
   const q = quats;
-  // 2. A's entities, each written whole.
+  // 3. A's entities, each written whole.
   for (let i = 0; i < na; i++) {
     const w = u[hA + i];
     const h = w & HANDLE_MASK;
@@ -110,7 +123,7 @@ export function seekRows(
     const o3 = i * 3;
     const o4 = i * 4;
     const pa = pA + i * 3;
-    if (h2 >= len || table[h2] !== g) {
+    if (h2 >= len || table[h2] !== g + 1) {
       opr[i] = Presence.ONLY_A;
       of[i] = w >>> HANDLE_BITS;
       op[o3] = f[pa];
@@ -120,7 +133,6 @@ export function seekRows(
       continue;
     }
     const ib = table[h2 + 1];
-    table[h2] = g + 1;
     opr[i] = Presence.BOTH;
     const pb = pB + ib * 3;
     const ax = f[pa],
@@ -188,7 +200,7 @@ export function seekRows(
     or[o4 + 2] = s0 * z0 + s1 * z1;
     or[o4 + 3] = s0 * w0 + s1 * w1;
   }
-  // 3. B's entities absent from A, in B's order.
+  // 4. B's entities absent from A, in B's order.
   let k = na;
   for (let i = 0; i < nb; i++) {
     const w = u[hB + i];

@@ -50,7 +50,8 @@ class FrameSlot {
  * before).
  *
  * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
- * cached frames and the match (their stamps and versions), and the entity blend loop is inlined by
+ * cached frames and the match (their stamps and versions), a seek shares the handle table and its
+ * generation with the match, and the entity blend loop is inlined by
  * hand, so it makes no call that passes a double per entity. What needs none of that state is in
  * `sampleRows.ts`: the layout rows of a match, the whole-frame copy, the per-row copies and the
  * bone blends.

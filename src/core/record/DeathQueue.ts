@@ -16,12 +16,17 @@ import type { EntityTable } from '../store/EntityTable';
 export class DeathQueue {
   private handles: Int32Array;
   private frames: Int32Array;
+  /** Capacity − 1 (the capacity is a power of two). */
+  private mask: number;
   private head = 0;
   private length = 0;
 
   public constructor(capacity: number) {
-    this.handles = new Int32Array(Math.max(16, capacity));
-    this.frames = new Int32Array(Math.max(16, capacity));
+    let cap = 16;
+    while (cap < capacity) cap *= 2;
+    this.handles = new Int32Array(cap);
+    this.frames = new Int32Array(cap);
+    this.mask = cap - 1;
   }
 
   /** Lives waiting for their last frame to be evicted. */
@@ -32,7 +37,7 @@ export class DeathQueue {
   /** Records that `handle`'s life ended, `frame` being the last frame it was present in. */
   public push(handle: number, frame: number): void {
     if (this.length === this.handles.length) this.grow();
-    const j = (this.head + this.length) % this.handles.length;
+    const j = (this.head + this.length) & this.mask;
     this.handles[j] = handle;
     this.frames[j] = frame;
     this.length++;
@@ -40,11 +45,18 @@ export class DeathQueue {
 
   /** Releases every handle whose last frame is `frame` or older (that frame was just evicted). */
   public releaseThrough(frame: number, table: EntityTable): void {
-    while (this.length > 0 && this.frames[this.head] <= frame) {
-      table.release(this.handles[this.head]);
-      this.head = (this.head + 1) % this.handles.length;
-      this.length--;
+    const handles = this.handles;
+    const frames = this.frames;
+    const mask = this.mask;
+    let head = this.head;
+    let length = this.length;
+    while (length > 0 && frames[head] <= frame) {
+      table.release(handles[head]);
+      head = (head + 1) & mask;
+      length--;
     }
+    this.head = head;
+    this.length = length;
   }
 
   /** Forgets everything (the table is cleared separately). */
@@ -58,12 +70,13 @@ export class DeathQueue {
     const nh = new Int32Array(cap);
     const nf = new Int32Array(cap);
     for (let i = 0; i < this.length; i++) {
-      const j = (this.head + i) % this.handles.length;
+      const j = (this.head + i) & this.mask;
       nh[i] = this.handles[j];
       nf[i] = this.frames[j];
     }
     this.handles = nh;
     this.frames = nf;
+    this.mask = cap - 1;
     this.head = 0;
   }
 }

@@ -16,6 +16,8 @@ import type { RecorderStats } from './RecorderStats';
  */
 export class Descriptions {
   private readonly pending = new PendingDescriptions(4096);
+  /** The kind `describe` last found a valid name (`stringProblem`), or undefined. */
+  private validKind: string | undefined = undefined;
 
   public constructor(
     private readonly table: EntityTable,
@@ -39,7 +41,11 @@ export class Descriptions {
       }
       return;
     }
-    if (stringProblem(kind) !== null) kind = this.repairName(kind);
+    // The kind last found valid is not checked again (games describe many lives with one kind).
+    if (kind !== this.validKind) {
+      if (stringProblem(kind) !== null) kind = this.repairName(kind);
+      else this.validKind = kind;
+    }
     if (label !== undefined && stringProblem(label) !== null) label = this.repairName(label);
     const t = this.table;
     if (t.kinds.length >= MAX_KINDS && t.kinds.indexOf(kind) < 0) {
@@ -51,11 +57,15 @@ export class Descriptions {
         );
       return;
     }
-    const h = t.lookup(id);
-    if (openFrame < 0 && h >= 0 && t.lastSeen[h] === newest) {
-      t.kindOf[h] = t.internKind(kind);
-      t.labels[h] = label;
-      return;
+    // Between frames, a life recorded in the newest frame takes it now; inside a frame every
+    // description waits for the frame to resolve (the id map is not read then).
+    if (openFrame < 0) {
+      const h = t.lookup(id);
+      if (h >= 0 && t.lastSeen[h] === newest) {
+        t.kindOf[h] = t.internKind(kind);
+        t.labels[h] = label;
+        return;
+      }
     }
     this.pending.set(id, kind, label, openFrame);
   }

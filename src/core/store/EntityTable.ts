@@ -39,6 +39,9 @@ export class EntityTable {
   public readonly skeletons: Array<Int16Array | undefined> = [];
 
   private readonly kindIndex = new Map<string, number>();
+  /** The kind `internKind` was last asked for, and its index. */
+  private lastKind: string | undefined = undefined;
+  private lastKindIndex = -1;
   /**
    * The id → handle map, in pages of 4,096 ids kept in one pool: `dir[id >>> 12]` is 0 when no id
    * of that range was ever mapped, else 1 + the offset of its page in `pool`, and
@@ -95,12 +98,19 @@ export class EntityTable {
     return this.next;
   }
 
-  /** The handle currently mapped to a numeric id, or -1 (also for anything but an id in range). */
+  /**
+   * The handle of the newest life of a numeric id while the table holds it, or -1 (also for
+   * anything but an id in range). The paged map is not cleared when a handle is released: an entry
+   * counts only while its handle is in use and still names that id, so `release` never reads the
+   * map (nor the id) of the life it frees.
+   */
   public lookup(id: number): number {
     if (!(id >= 0 && id < this.maxEntityId && (id | 0) === id)) return -1;
     if (this.idMap !== null) return this.idMap.get(id) ?? -1;
     const page = this.dir[id >>> PAGE_BITS];
-    return page === 0 ? -1 : this.pool[page - 1 + (id & (PAGE_SIZE - 1))] - 1;
+    if (page === 0) return -1;
+    const h = this.pool[page - 1 + (id & (PAGE_SIZE - 1))] - 1;
+    return h >= 0 && this.ids[h] === id && this.used[h] === 1 ? h : -1;
   }
 
   /** Maps `id` (in range) to `handle`; the page of its range is taken from the pool on first use. */
@@ -133,13 +143,14 @@ export class EntityTable {
       if (this.next >= MAX_HANDLES) return -1;
       if (this.next >= this.ids.length) this.grow();
       h = this.next++;
+      // A new handle extends `labels` (kept dense); a recycled one had its label cleared by `release`.
+      this.labels[h] = undefined;
     }
     this.ids[h] = id;
     this.spawnFrames[h] = frame;
     this.lastSeen[h] = frame;
     this.kindOf[h] = -1;
     this.used[h] = 1;
-    this.labels[h] = undefined;
     this.liveCount++;
     this.map(id, h);
     return h;
@@ -170,24 +181,31 @@ export class EntityTable {
     this.lastSeen[h] = ended ? ~frame : frame;
   }
 
-  /** Returns a handle to the pool; its id stops mapping to it unless a newer life took the id. */
+  /**
+   * Returns a handle to the pool; its id stops mapping to it (`lookup` gives a newer life of the id,
+   * or -1). Touches the handle's `used` byte and label only: the paged id map is left as it is.
+   */
   public release(h: number): void {
     if (this.used[h] === 0) return;
     this.used[h] = 0;
-    this.labels[h] = undefined;
-    if (this.lookup(this.ids[h]) === h) this.map(this.ids[h], -1);
+    if (this.labels[h] !== undefined) this.labels[h] = undefined;
+    if (this.idMap !== null && this.idMap.get(this.ids[h]) === h) this.idMap.delete(this.ids[h]);
     this.free[this.freeCount++] = h;
     this.liveCount--;
   }
 
   /** Interns a kind name and returns its index. */
   public internKind(kind: string): number {
+    // Games describe their spawns with a few kinds, often the same one many times in a row.
+    if (kind === this.lastKind) return this.lastKindIndex;
     let k = this.kindIndex.get(kind);
     if (k === undefined) {
       k = this.kinds.length;
       this.kinds.push(kind);
       this.kindIndex.set(kind, k);
     }
+    this.lastKind = kind;
+    this.lastKindIndex = k;
     return k;
   }
 

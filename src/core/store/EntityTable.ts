@@ -4,6 +4,8 @@ import { MAX_HANDLES } from '../format/layout';
 export const ID_PAGE_BITS = 12;
 const PAGE_BITS = ID_PAGE_BITS;
 const PAGE_SIZE = 1 << PAGE_BITS;
+/** A sweep of `allocate` starts again from handle 0 once at least 1 handle in this many is free. */
+const SWEEP_FREE = 8;
 
 /**
  * Every unique id (numeric id + spawn frame) that the ring still references gets a dense handle.
@@ -54,8 +56,8 @@ export class EntityTable {
   /** The id → handle map of a table made with `sparseIds` (dir and pool are then empty), else null. */
   private readonly idMap: Map<number, number> | null;
   private poolPages = 0;
-  private free: Int32Array;
-  private freeCount = 0;
+  /** Where `allocate` looks for a free handle next (see `allocate`). */
+  private cursor = 0;
   private next = 0;
   /** Handles in use. */
   public liveCount = 0;
@@ -82,7 +84,6 @@ export class EntityTable {
     this.used = new Uint8Array(cap);
     this.lastSeen = lastSeenStorage ?? new Int32Array(cap);
     this.lastSeen.fill(0);
-    this.free = new Int32Array(cap);
     this.idMap = sparseIds ? new Map<number, number>() : null;
     this.dir = new Int32Array(sparseIds ? 0 : Math.ceil(maxEntityId / PAGE_SIZE));
     this.pool = new Int32Array(sparseIds ? 0 : 4 * PAGE_SIZE);
@@ -134,18 +135,36 @@ export class EntityTable {
     this.pool[page - 1 + (id & (PAGE_SIZE - 1))] = handle + 1;
   }
 
-  /** Starts a new life for `id` at `frame` and returns its handle, or -1 when all handles are in use. */
+  /**
+   * Starts a new life for `id` at `frame` and returns its handle, or -1 when all handles are in use.
+   *
+   * Handles are issued in sweeps (next fit): the first free handle at or after the cursor, so that
+   * lives that begin close in time get neighbouring handles, and the per-handle columns of the
+   * lives of one frame share cache lines (a free list handed back whatever eviction freed last,
+   * spread over the whole table). Past the last handle issued, the sweep starts again from 0 when
+   * at least one handle in `SWEEP_FREE` is free, else a new handle is issued: a sweep then visits
+   * at most `SWEEP_FREE` handles per life on average, and the table holds at most
+   * `SWEEP_FREE / (SWEEP_FREE - 1)` handles per life in use.
+   */
   public allocate(id: number, frame: number): number {
-    let h: number;
-    if (this.freeCount > 0) {
-      h = this.free[--this.freeCount];
-    } else {
-      if (this.next >= MAX_HANDLES) return -1;
-      if (this.next >= this.ids.length) this.grow();
-      h = this.next++;
-      // A new handle extends `labels` (kept dense); a recycled one had its label cleared by `release`.
-      this.labels[h] = undefined;
+    const used = this.used;
+    const next = this.next;
+    let h = this.cursor;
+    while (h < next && used[h] !== 0) h++;
+    if (h >= next) {
+      const free = next - this.liveCount;
+      if (free > 0 && (free * SWEEP_FREE >= next || next >= MAX_HANDLES)) {
+        h = 0;
+        while (used[h] !== 0) h++;
+      } else {
+        if (next >= MAX_HANDLES) return -1;
+        if (next >= this.ids.length) this.grow();
+        h = this.next++;
+        // A new handle extends `labels` (kept dense); a recycled one had its label cleared by `release`.
+        this.labels[h] = undefined;
+      }
     }
+    this.cursor = h + 1;
     this.ids[h] = id;
     this.spawnFrames[h] = frame;
     this.lastSeen[h] = frame;
@@ -190,7 +209,6 @@ export class EntityTable {
     this.used[h] = 0;
     if (this.labels[h] !== undefined) this.labels[h] = undefined;
     if (this.idMap !== null && this.idMap.get(this.ids[h]) === h) this.idMap.delete(this.ids[h]);
-    this.free[this.freeCount++] = h;
     this.liveCount--;
   }
 
@@ -216,7 +234,7 @@ export class EntityTable {
     this.pool.fill(0);
     this.idMap?.clear();
     this.poolPages = 0;
-    this.freeCount = 0;
+    this.cursor = 0;
     this.next = 0;
     this.liveCount = 0;
   }
@@ -238,6 +256,5 @@ export class EntityTable {
     this.kindOf = g32(this.kindOf);
     this.used = g8(this.used);
     this.lastSeen = g32(this.lastSeen);
-    this.free = g32(this.free);
   }
 }

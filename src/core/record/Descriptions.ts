@@ -9,6 +9,12 @@ import type { RecorderStats } from './RecorderStats';
  * (`describeSkeleton`), and the descriptions waiting for a life: at most 4,096, the oldest
  * forgotten, kept without allocating.
  *
+ * A description made inside a frame (the usual one: a game describes what it just spawned) goes to
+ * the frame's log, a list in call order, and is applied once the frame has resolved, through the
+ * id map that resolving the frame has just written: no hash of waiting descriptions is touched.
+ * Only a description whose id was not recorded in its frame waits in `PendingDescriptions` for the
+ * id's next life.
+ *
  * @example
  * const d = new Descriptions(table, 1 << 24, stats, warnOnce);
  * d.describe(7, 'goblin', 'Gob', openFrame, newestFrame);
@@ -18,6 +24,15 @@ export class Descriptions {
   private readonly pending = new PendingDescriptions(4096);
   /** The kind `describe` last found a valid name (`stringProblem`), or undefined. */
   private validKind: string | undefined = undefined;
+  /**
+   * The log of descriptions made in frame `logFrame`, in call order: `logCount` of them. It grows
+   * (doubling) to the most descriptions a frame has had, then never again.
+   */
+  private logIds = new Int32Array(64);
+  private logKinds: string[] = new Array<string>(64).fill('');
+  private logLabels: Array<string | undefined> = new Array<string | undefined>(64).fill(undefined);
+  private logCount = 0;
+  private logFrame = -1;
 
   public constructor(
     private readonly table: EntityTable,
@@ -67,7 +82,19 @@ export class Descriptions {
         return;
       }
     }
-    this.pending.set(id, kind, label, openFrame);
+    if (openFrame < 0) {
+      this.pending.set(id, kind, label, openFrame);
+      return;
+    }
+    if (this.logFrame !== openFrame) {
+      this.flushLog();
+      this.logFrame = openFrame;
+    }
+    if (this.logCount === this.logIds.length) this.growLog();
+    const k = this.logCount++;
+    this.logIds[k] = id;
+    this.logKinds[k] = kind;
+    this.logLabels[k] = label;
   }
 
   /** A kind, label or event kind given by the game, made storable (`repairString`) and counted. */
@@ -98,21 +125,36 @@ export class Descriptions {
   }
 
   /**
-   * Applies the descriptions made in `frame` to the lives recorded in it that continued (new lives
-   * took theirs while resolving). Older descriptions wait for a new life: their id was not alive
-   * when they were made, so its next appearance starts one. Only this frame's are visited: they
-   * are the newest.
+   * Applies the descriptions made in `frame`, in the order they were made, to the lives recorded in
+   * it (new or continued; a later description of one life replaces an earlier one). A description
+   * whose id was not recorded in `frame` waits for the id's next life: the id was not alive when it
+   * was made, so its next appearance starts one.
    */
   public afterFrame(frame: number): void {
-    const p = this.pending;
-    if (p.count === 0) return;
-    const t = this.table;
-    for (let e = p.last; e >= 0 && p.frameAt(e) === frame; ) {
-      const before = p.before(e);
-      const h = t.lookup(p.idAt(e));
-      if (h >= 0 && t.lastFrame(h) === frame) this.apply(e, h);
-      e = before;
+    if (this.logCount === 0) return;
+    if (this.logFrame !== frame) {
+      this.flushLog();
+      return;
     }
+    const t = this.table;
+    const ids = this.logIds;
+    const kinds = this.logKinds;
+    const labels = this.logLabels;
+    const n = this.logCount;
+    for (let k = 0; k < n; k++) {
+      const id = ids[k];
+      const h = t.lookup(id);
+      if (h >= 0 && t.lastFrame(h) === frame) {
+        t.kindOf[h] = t.internKind(kinds[k]);
+        t.labels[h] = labels[k];
+        // One waiting from an earlier frame is replaced by this newer one.
+        if (this.pending.count > 0) this.forget(id);
+      } else {
+        this.pending.set(id, kinds[k], labels[k], frame);
+      }
+      labels[k] = undefined;
+    }
+    this.logCount = 0;
   }
 
   /** A new life of `id` (handle `h`) takes the description waiting for it, if any. */
@@ -125,6 +167,39 @@ export class Descriptions {
   /** Forgets every waiting description. */
   public clear(): void {
     this.pending.clear();
+    this.logLabels.fill(undefined, 0, this.logCount);
+    this.logCount = 0;
+    this.logFrame = -1;
+  }
+
+  /** Moves the log (of a frame that did not resolve) to the waiting descriptions. */
+  private flushLog(): void {
+    for (let k = 0; k < this.logCount; k++) {
+      this.pending.set(this.logIds[k], this.logKinds[k], this.logLabels[k], this.logFrame);
+      this.logLabels[k] = undefined;
+    }
+    this.logCount = 0;
+  }
+
+  /** Forgets the description waiting for `id`, if any. */
+  private forget(id: number): void {
+    const e = this.pending.find(id);
+    if (e >= 0) this.pending.remove(e);
+  }
+
+  private growLog(): void {
+    const cap = this.logIds.length * 2;
+    const ids = new Int32Array(cap);
+    ids.set(this.logIds);
+    this.logIds = ids;
+    const kinds = new Array<string>(cap).fill('');
+    const labels = new Array<string | undefined>(cap).fill(undefined);
+    for (let k = 0; k < this.logCount; k++) {
+      kinds[k] = this.logKinds[k];
+      labels[k] = this.logLabels[k];
+    }
+    this.logKinds = kinds;
+    this.logLabels = labels;
   }
 
   private apply(e: number, h: number): void {

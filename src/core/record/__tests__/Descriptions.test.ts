@@ -58,6 +58,40 @@ describe('Recorder: descriptions of churning lives', () => {
     expect(warningsOf(r)).toEqual([]);
   });
 
+  it('applies the descriptions made in a frame in call order, and keeps the others waiting for their life', () => {
+    const r = quiet();
+    const t = r.entities;
+    const kindOf = (id: number): string | undefined => {
+      const h = t.lookup(id);
+      return h < 0 || t.kindOf[h] < 0 ? undefined : `${t.kinds[t.kindOf[h]]}/${t.labels[h] ?? ''}`;
+    };
+    r.beginFrame(0, 1 / 60);
+    for (let id = 0; id < 100; id++) r.entity(id, 0, 0, 0, 0, 0, 0, 1, 0);
+    // More than the log's first room (64), each life twice: the later description wins.
+    for (let id = 0; id < 100; id++) r.describe(id, 'first', `${id}`);
+    for (let id = 0; id < 100; id += 2) r.describe(id, 'second');
+    r.describe(500, 'ghost', 'not recorded yet');
+    r.endFrame();
+    expect(kindOf(0)).toBe('second/');
+    expect(kindOf(1)).toBe('first/1');
+    expect(kindOf(98)).toBe('second/');
+    expect(kindOf(99)).toBe('first/99');
+    expect(kindOf(500)).toBeUndefined();
+    r.beginFrame(1 / 60, 1 / 60);
+    r.entity(0, 0, 0, 0, 0, 0, 0, 1, 0); // continues: keeps its description
+    r.entity(500, 0, 0, 0, 0, 0, 0, 1, 0); // its first life takes the one waiting
+    r.endFrame();
+    expect(kindOf(0)).toBe('second/');
+    expect(kindOf(500)).toBe('ghost/not recorded yet');
+    // Described in a frame before its entity is recorded in it, then recorded: applied at endFrame.
+    r.beginFrame(2 / 60, 1 / 60);
+    r.describe(600, 'late', 'x');
+    r.entity(600, 0, 0, 0, 0, 0, 0, 1, 0);
+    r.endFrame();
+    expect(kindOf(600)).toBe('late/x');
+    expect(warningsOf(r)).toEqual([]);
+  });
+
   it('repairs an invalid kind on every call, also after a valid one and before it', () => {
     const r = quiet();
     const bad = 'x\uD800';

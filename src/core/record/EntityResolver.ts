@@ -276,9 +276,13 @@ export class EntityResolver {
     let dropped = 0;
     let continued = 0;
     let d = 0;
+    // After a new life, the next entries go one by one here until one continues a life: spawns come
+    // in runs (a burst, or appended at the end of the game's arrays), and a call into the kernel
+    // per new life would cost more than its probe.
+    let inKernel = true;
     for (let i = 0; i < n; ) {
       while (d < despawns && despawnAt[d] <= i) this.endLife(this.despawnIds[d++], frame, i - dropped);
-      if (match !== null) {
+      if (match !== null && inKernel) {
         // The kernel stops before the next despawn (it must end that life first).
         const end = d < despawns ? despawnAt[d] : n;
         if (end > i) {
@@ -323,6 +327,7 @@ export class EntityResolver {
       } else {
         this.badId(id);
       }
+      inKernel = !kept || isContinued;
       if (kept && !isContinued) {
         h = this.table.allocate(id, frame);
         if (h < 0) {

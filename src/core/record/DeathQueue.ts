@@ -20,6 +20,8 @@ export class DeathQueue {
   private mask: number;
   private head = 0;
   private length = 0;
+  /** What reading ahead found (`EntityTable.readAhead`): kept so that those reads stay. */
+  public readAhead = 0;
 
   public constructor(capacity: number) {
     let cap = 16;
@@ -50,6 +52,9 @@ export class DeathQueue {
     const mask = this.mask;
     let head = this.head;
     let length = this.length;
+    let due = 0;
+    while (due < length && frames[(head + due) & mask] <= frame) due++;
+    if (due > 8) this.readAhead = table.readAhead(null, handles, head, due, mask);
     while (length > 0 && frames[head] <= frame) {
       table.release(handles[head]);
       head = (head + 1) & mask;

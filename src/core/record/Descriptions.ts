@@ -33,6 +33,8 @@ export class Descriptions {
   private logLabels: Array<string | undefined> = new Array<string | undefined>(64).fill(undefined);
   private logCount = 0;
   private logFrame = -1;
+  /** What reading ahead found (`EntityTable.readAhead`): kept so that those reads stay. */
+  public readAhead = 0;
 
   public constructor(
     private readonly table: EntityTable,
@@ -141,6 +143,7 @@ export class Descriptions {
     const kinds = this.logKinds;
     const labels = this.logLabels;
     const n = this.logCount;
+    if (n > 8) this.readAhead = t.readAhead(ids, null, 0, n, -1);
     for (let k = 0; k < n; k++) {
       const id = ids[k];
       const h = t.lookup(id);

@@ -114,6 +114,41 @@ export class EntityTable {
     return h >= 0 && this.ids[h] === id && this.used[h] === 1 ? h : -1;
   }
 
+  /**
+   * Reads, without using them, the words `lookup(id)` and `release(h)` will read for each of
+   * `count` ids or handles: a short loop of independent loads keeps many cache misses in flight,
+   * where a loop of lookups or releases would wait for each in turn. Returns a value that depends
+   * on every word read (keep it, so that the reads are not dropped).
+   */
+  public readAhead(
+    ids: Int32Array | null,
+    handles: Int32Array | null,
+    from: number,
+    count: number,
+    mask: number,
+  ): number {
+    let acc = 0;
+    if (ids !== null && this.idMap === null) {
+      const dir = this.dir;
+      const pool = this.pool;
+      for (let k = 0; k < count; k++) {
+        const id = ids[(from + k) & mask];
+        const page = dir[id >>> PAGE_BITS];
+        if (page !== 0) acc |= pool[page - 1 + (id & (PAGE_SIZE - 1))];
+      }
+    }
+    if (handles !== null) {
+      const used = this.used;
+      const labels = this.labels;
+      for (let k = 0; k < count; k++) {
+        const h = handles[(from + k) & mask];
+        acc |= used[h];
+        if (labels[h] !== undefined) acc |= 1;
+      }
+    }
+    return acc;
+  }
+
   /** Maps `id` (in range) to `handle`; the page of its range is taken from the pool on first use. */
   public map(id: number, handle: number): void {
     if (this.idMap !== null) {

@@ -1,13 +1,13 @@
 /**
  * Descriptions (`Recorder.describe`: a kind and a label) waiting for the life they name: one made
- * before its entity is recorded, or inside a frame, is applied when the frame resolves.
+ * between frames for an id not in the newest frame, or made inside a frame for an id that frame did
+ * not record, is applied when the id's next life starts (`Descriptions` applies the others at once).
  *
  * Allocation-free: entries live in parallel arrays, found by id through an open-addressing hash
  * table (typed array, linear probing, deletion by backward shift) and kept in insertion order by a
- * linked list, so a game that describes each spawn every frame allocates nothing and every
+ * linked list, so a game that describes ids before they appear allocates nothing and every
  * operation is O(1). Each description carries the frame it was made in (-1 between frames), and
- * the newest are at the end of the order, so the recorder visits only this frame's at `endFrame`.
- * Bounded: when full, the oldest description is forgotten (descriptions of ids that never appear
+ * the newest are at the end of the order. Bounded: when full, the oldest description is forgotten (descriptions of ids that never appear
  * must not grow memory).
  *
  * @example

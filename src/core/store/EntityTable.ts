@@ -119,6 +119,10 @@ export class EntityTable {
    * `count` ids or handles: a short loop of independent loads keeps many cache misses in flight,
    * where a loop of lookups or releases would wait for each in turn. Returns a value that depends
    * on every word read (keep it, so that the reads are not dropped).
+   *
+   * @example
+   * // Before releasing `count` handles held in a ring buffer (`mask`: its length − 1):
+   * kept = table.readAhead(null, handles, head, count, mask);
    */
   public readAhead(
     ids: Int32Array | null,
@@ -190,8 +194,9 @@ export class EntityTable {
       const free = next - this.liveCount;
       if (free > 0 && (free * SWEEP_FREE >= next || next >= MAX_HANDLES)) {
         h = 0;
-        while (used[h] !== 0) h++;
-      } else {
+        while (h < next && used[h] !== 0) h++;
+      }
+      if (h >= next) {
         if (next >= MAX_HANDLES) return -1;
         if (next >= this.ids.length) this.grow();
         h = this.next++;

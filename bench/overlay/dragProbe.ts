@@ -1,35 +1,42 @@
 /**
  * Probe (issue 17): the CPU cost of dragging the demo's timeline across every recorded frame with
- * the demo's crowd at 5,000 movers, in headless Chromium.
+ * the demo's crowd at 5,000 movers, in headless Chromium, next to what the running demo costs.
  *
- *   node --import tsx bench/overlay/dragProbe.ts [crowd] [steps]
+ *   node --import tsx bench/overlay/dragProbe.ts [crowd] [steps] [--profile]
  *
  * It serves the demo with vite (`vite.config.ts`, as the end-to-end tests do), opens it, sets the
  * crowd (default 5,000) through the demo's hook, waits until the ring is full and stops growing,
  * pauses, then drags the real mouse along the timeline's bar from its first frame to its last in
  * `steps` moves (default 120), one move per animation frame. In the page, the overlay's `update`,
  * pixi's `render` and the whole ticker tick (the demo's own per-frame work included) are timed with
- * `performance.now()` (the page is not cross-origin isolated: 100 µs steps). It prints, over the
- * ticks that showed a new frame, the median, 95th percentile and maximum of each against the
- * 16.7 ms of a 60 fps frame, plus the machine-speed probe before and after. Not part of `npm run
- * bench`: it needs the demo and a minute or more of recording.
+ * `performance.now()` (the page is not cross-origin isolated: 100 µs steps).
+ *
+ * It prints two series against the 16.7 ms of a 60 fps frame: **running**, every tick of the demo
+ * running with the full crowd while the ring fills (the game's step, recording and sync, the live
+ * overlay, pixi's render of the moved crowd: what the game costs without any replay), and **drag**,
+ * the ticks of the drag that showed a new frame. Each as median, 95th percentile and maximum of the
+ * whole tick, of `overlay.update`, of the render, and of the rest of the tick. The machine-speed
+ * probe is read before and after the drag.
+ *
+ * With `--profile`, Chrome's sampling CPU profiler (through the DevTools protocol, 100 µs) records
+ * 60 running ticks and the drag, and the probe prints, per series, the functions with the most
+ * self time and the inclusive time of the overlay's and pixi's main steps, as shares of the
+ * profile's busy time; the profiles are written to the system's temporary folder (DevTools opens
+ * them). Not part of `npm run bench`: it needs the demo and a minute or more of recording.
  */
-import { resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type CDPSession, chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { speedProbeMs } from '../lib/speedProbe';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../sections/overlay';
 
-/** What the page reports for the drag. */
-interface DragTimes {
-  /** Ticks that showed a new frame (the sample changed). */
-  ticks: number;
+/** Per-tick timings of one series. */
+interface SeriesTimes {
   update: number[];
   render: number[];
   tick: number[];
-  frames: number;
-  firstFrame: number;
-  lastFrame: number;
 }
 
 /** Page-side pieces of the demo's hook the probe touches. */
@@ -49,17 +56,96 @@ interface ProbeWindow {
     setPaused(paused: boolean): void;
     stats(): { frames: number; newestFrame: number };
   };
-  __drag?: { on: boolean; update: number[]; render: number[]; tick: number[]; samples: number[] };
+  /** `mode`: 0 off, 1 every tick (running), 2 ticks that showed a new frame (drag). */
+  __drag?: { mode: number; update: number[]; render: number[]; tick: number[] };
+}
+
+/** The parts of a `Profiler.Profile` the summary reads. */
+interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
+  samples: number[];
+  timeDeltas: number[];
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const crowd = Number(process.argv[2] ?? 5000);
-const steps = Number(process.argv[3] ?? 120);
-
-function stats(values: number[]): string {
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const profile = process.argv.includes('--profile');
+const crowd = Number(args[0] ?? 5000);
+const steps = Number(args[1] ?? 120);
+function quantiles(values: number[]): [number, number, number] {
   const s = [...values].sort((a, b) => a - b);
   const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
-  return `median ${at(0.5).toFixed(2)} ms, p95 ${at(0.95).toFixed(2)}, max ${s[s.length - 1]?.toFixed(2)}`;
+  return [at(0.5), at(0.95), s[s.length - 1] ?? Number.NaN];
+}
+
+function line(label: string, values: number[]): string {
+  const [m, p, x] = quantiles(values);
+  return `  ${label.padEnd(24)} median ${m.toFixed(2)} ms, p95 ${p.toFixed(2)}, max ${x.toFixed(2)}`;
+}
+
+function report(name: string, t: SeriesTimes): void {
+  const rest = t.tick.map((v, i) => v - t.update[i] - t.render[i]);
+  console.log(`${name}: ${t.tick.length} ticks`);
+  console.log(line('whole tick', t.tick));
+  console.log(line('overlay.update', t.update));
+  console.log(line('pixi render', t.render));
+  console.log(line('rest (game, HUD)', rest));
+}
+
+/** Self and inclusive time per function (name, file, line), as shares of the non-idle samples. */
+function summarize(name: string, p: CpuProfile): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const keyOf = (id: number): string => {
+    const f = byId.get(id)!.callFrame;
+    const file = f.url.split('/').pop()?.split('?')[0] ?? '';
+    return `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const incl = new Map<string, number>();
+  let busy = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const dt = p.timeDeltas[i + 1] ?? 0;
+    const node = byId.get(p.samples[i]);
+    if (node === undefined) continue;
+    const fn = node.callFrame.functionName;
+    if (fn === '(idle)' || fn === '(program)' || fn === '(root)') continue;
+    busy += dt;
+    const key = keyOf(node.id);
+    self.set(key, (self.get(key) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const k = keyOf(id);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      incl.set(k, (incl.get(k) ?? 0) + dt);
+    }
+  }
+  const pct = (us: number): string => `${((100 * us) / busy).toFixed(1).padStart(5)} %`;
+  const top = (m: Map<string, number>, n: number): Array<[string, number]> =>
+    [...m]
+      .filter(([k]) => !k.startsWith('(root)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n);
+  console.log(`profile, ${name}: ${(busy / 1000).toFixed(0)} ms busy`);
+  for (const [k, us] of top(self, 25)) console.log(`  self ${pct(us)}  ${k}`);
+  for (const [k, us] of top(incl, 45)) console.log(`  incl ${pct(us)}  ${k}`);
+}
+
+async function startProfile(cdp: CDPSession): Promise<void> {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
+
+async function stopProfile(cdp: CDPSession): Promise<CpuProfile> {
+  const { profile: p } = await cdp.send('Profiler.stop');
+  return p as unknown as CpuProfile;
 }
 
 async function main(): Promise<void> {
@@ -91,28 +177,10 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => (window as unknown as ProbeWindow).__demo !== undefined, undefined, {
       timeout: 120_000,
     });
-    await page.evaluate((n) => (window as unknown as ProbeWindow).__demo.setCrowd(n), crowd);
-    // Wait until every frame held was recorded with the crowd grown (it is applied at the next
-    // step): the ring has filled once since.
-    const start = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats().newestFrame);
-    for (let i = 0; i < 1800; i++) {
-      await page.waitForTimeout(1000);
-      const s = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats());
-      if (i % 30 === 0) console.log(`  recording: frame ${s.newestFrame}, ${s.frames} held`);
-      if (s.newestFrame - start > s.frames + 2) break;
-    }
-    await page.evaluate(() => (window as unknown as ProbeWindow).__demo.setPaused(true));
-    await page.waitForTimeout(500);
     // Time the overlay's update, pixi's render and the whole tick, per animation frame.
     await page.evaluate(() => {
       const w = window as unknown as ProbeWindow;
-      const d = {
-        on: false,
-        update: [] as number[],
-        render: [] as number[],
-        tick: [] as number[],
-        samples: [] as number[],
-      };
+      const d = { mode: 0, update: [] as number[], render: [] as number[], tick: [] as number[] };
       w.__drag = d;
       const { app, overlay } = w.__demo;
       const update = overlay.update.bind(overlay);
@@ -124,9 +192,9 @@ async function main(): Promise<void> {
         u += performance.now() - t0;
       };
       const render = app.renderer.render.bind(app.renderer);
-      app.renderer.render = (...args: unknown[]) => {
+      app.renderer.render = (...a: unknown[]) => {
         const t0 = performance.now();
-        render(...args);
+        render(...a);
         r += performance.now() - t0;
       };
       const tick = app.ticker.update.bind(app.ticker);
@@ -137,14 +205,54 @@ async function main(): Promise<void> {
         const t0 = performance.now();
         tick(time);
         const t = performance.now() - t0;
-        if (d.on) {
+        if (d.mode === 1 || (d.mode === 2 && overlay.sampleCount !== before)) {
           d.update.push(u);
           d.render.push(r);
           d.tick.push(t);
-          d.samples.push(overlay.sampleCount - before);
         }
       };
     });
+    const take = (): Promise<SeriesTimes> =>
+      page.evaluate((): SeriesTimes => {
+        const d = (window as unknown as ProbeWindow).__drag!;
+        const out = { update: d.update, render: d.render, tick: d.tick };
+        d.mode = 0;
+        d.update = [];
+        d.render = [];
+        d.tick = [];
+        return out;
+      });
+    const setMode = (m: number): Promise<void> =>
+      page.evaluate((mode) => {
+        (window as unknown as ProbeWindow).__drag!.mode = mode;
+      }, m);
+    await page.evaluate((n) => (window as unknown as ProbeWindow).__demo.setCrowd(n), crowd);
+    // Wait until every frame held was recorded with the crowd grown (it is applied at the next
+    // step): the ring has filled once since. The running series is timed meanwhile.
+    const start = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats().newestFrame);
+    await page.waitForTimeout(2000);
+    await setMode(1);
+    for (let i = 0; i < 1800; i++) {
+      await page.waitForTimeout(1000);
+      const s = await page.evaluate(() => (window as unknown as ProbeWindow).__demo.stats());
+      if (i % 30 === 0) console.log(`  recording: frame ${s.newestFrame}, ${s.frames} held`);
+      if (s.newestFrame - start > s.frames + 2) break;
+    }
+    const running = await take();
+    const cdp = profile ? await page.context().newCDPSession(page) : null;
+    let runningProfile: CpuProfile | null = null;
+    if (cdp !== null) {
+      await setMode(1);
+      await startProfile(cdp);
+      await page.waitForFunction(() => (window as unknown as ProbeWindow).__drag!.tick.length >= 60, undefined, {
+        timeout: 300_000,
+        polling: 500,
+      });
+      runningProfile = await stopProfile(cdp);
+      await take();
+    }
+    await page.evaluate(() => (window as unknown as ProbeWindow).__demo.setPaused(true));
+    await page.waitForTimeout(500);
     const geo = await page.evaluate(() => {
       const o = (window as unknown as ProbeWindow).__demo.overlay;
       const rd = o.playback.reader;
@@ -162,9 +270,8 @@ async function main(): Promise<void> {
     const nextFrame = (): Promise<void> =>
       page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
     await page.mouse.move(geo.x0, geo.y);
-    await page.evaluate(() => {
-      (window as unknown as ProbeWindow).__drag!.on = true;
-    });
+    if (cdp !== null) await startProfile(cdp);
+    await setMode(2);
     await page.mouse.down();
     for (let k = 1; k <= steps; k++) {
       await page.mouse.move(geo.x0 + ((geo.x1 - geo.x0) * k) / steps, geo.y);
@@ -172,32 +279,27 @@ async function main(): Promise<void> {
     }
     await page.mouse.up();
     await nextFrame();
-    const times = await page.evaluate((): DragTimes => {
-      const w = window as unknown as ProbeWindow;
-      const d = w.__drag!;
-      d.on = false;
-      // No named function in here: tsx's transpiler would wrap it in a helper the page does not have.
-      const rd = w.__demo.overlay.playback.reader;
-      return {
-        ticks: d.tick.filter((_, i) => d.samples[i] > 0).length,
-        update: d.update.filter((_, i) => d.samples[i] > 0),
-        render: d.render.filter((_, i) => d.samples[i] > 0),
-        tick: d.tick.filter((_, i) => d.samples[i] > 0),
-        frames: rd.frameCount,
-        firstFrame: rd.oldestFrame,
-        lastFrame: rd.newestFrame,
-      };
-    });
+    const drag = await take();
+    const dragProfile = cdp !== null ? await stopProfile(cdp) : null;
     const probeAfter = speedProbeMs();
     if (errors.length > 0) throw new Error(`the page reported errors: ${errors.join(' | ')}`);
+    report(`running, crowd ${crowd}`, running);
     console.log(
       `drag across frames ${geo.first}..${geo.last} (${geo.frames} held) with crowd ${crowd}, ${steps} moves: ` +
-        `${times.ticks} ticks showed a new frame`,
+        `${drag.tick.length} ticks showed a new frame (60 fps budget: 16.7 ms)`,
     );
-    console.log(`  overlay.update          ${stats(times.update)}`);
-    console.log(`  pixi render             ${stats(times.render)}`);
-    console.log(`  whole tick (demo incl.) ${stats(times.tick)}   (60 fps budget: 16.7 ms)`);
+    report('drag', drag);
     console.log(`  speed probe ${probeBefore.toFixed(2)} ms before, ${probeAfter.toFixed(2)} ms after`);
+    for (const [name, p] of [
+      ['running', runningProfile],
+      ['drag', dragProfile],
+    ] as const) {
+      if (p === null) continue;
+      summarize(name === 'running' ? 'running (60 ticks)' : 'drag', p);
+      const file = join(tmpdir(), `dragProbe-${name}-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(p));
+      console.log(`  (the whole profile, for DevTools: ${file})`);
+    }
   } finally {
     await browser.close();
     await server.close();

@@ -71,6 +71,8 @@ export class OverlayView {
   private viewAngle = Number.NaN;
   private selectionDrawn = true;
   private liveBonesDrawn = true;
+  /** The world's `interactiveChildren` when the open session began (null: no session). */
+  private savedInteractive: boolean | null = null;
 
   public constructor(
     private readonly ctx: ViewContext,
@@ -244,12 +246,20 @@ export class OverlayView {
     const anim = playback.reader.channels.list()[Channel.ANIMATION];
     this.boneColor = anim !== undefined ? anim.color : 0xd86bff;
     this.presenter.begin(playback, takeLive);
+    // pixi hit-tests every object under the world on each pointer move (for pointer-over and
+    // `globalpointermove`): 5,000 sprites a move in the demo, while the timeline is dragged. Nothing
+    // of a paused game may react to the pointer (the camera's input covers the screen anyway).
+    const world = this.ctx.world;
+    this.savedInteractive = world.interactiveChildren !== false;
+    world.interactiveChildren = false;
     this.invalidate();
   }
 
   /** Closes the open session, if any: live objects are restored, its time control is no longer followed. */
   public endSession(): void {
     this.presenter.end();
+    if (this.savedInteractive !== null) this.ctx.world.interactiveChildren = this.savedInteractive;
+    this.savedInteractive = null;
     this.onion.clear();
     this.unsubscribeTime?.();
     this.unsubscribeTime = null;

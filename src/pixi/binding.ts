@@ -192,8 +192,8 @@ export interface EntityBinding<S = unknown> {
  * apply: (obj, view) => { applyEntity2D(obj, view); obj.children[0].rotation = view.z; },
  */
 export function applyEntity2D(obj: Container, view: EntityView): void {
-  obj.x = view.localX;
-  obj.y = view.localY;
+  // One call for x and y: pixi marks the object changed once, not once per coordinate.
+  obj.position.set(view.localX, view.localY);
   obj.rotation = view.localAngle;
   // Setting a tint costs a colour conversion in pixi even when unchanged: only on change.
   if (obj.tint !== view.flagTint) obj.tint = view.flagTint;

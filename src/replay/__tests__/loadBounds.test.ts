@@ -5,7 +5,7 @@ import { Recorder } from '../../core/record/Recorder';
 import { loadReplay } from '../loadReplay';
 import { ReplayError } from '../ReplayError';
 import { saveReplay } from '../saveReplay';
-import { fixChecksum, frameWords, joinFile, putFrameWords, splitFile, sub } from './helpers';
+import { fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, splitFile, sub } from './helpers';
 
 /**
  * The loader's choices at their bounds: where handles stop being kept and are renumbered to rows,
@@ -40,6 +40,11 @@ describe('loadReplay: handles kept while dense, renumbered past 2 × rows + 1,02
     const kept = loadReplay(twoLives(1027));
     expect([kept.entities.lookup(7), kept.entities.lookup(9)]).toEqual([0, 1027]);
     expect(kept.entities.ids[1027]).toBe(9);
+    // The handles between them name no life: their slots are free, and no id maps to a slot.
+    expect([kept.entities.used.reduce((a, b) => a + b, 0), kept.entities.used[1], kept.entities.used[1026]]).toEqual([
+      2, 0, 0,
+    ]);
+    expect(kept.entities.lookup(0)).toBe(-1);
     const renumbered = loadReplay(twoLives(1028));
     expect([renumbered.entities.lookup(7), renumbered.entities.lookup(9)]).toEqual([0, 1]);
     expect(renumbered.entities.ids[1]).toBe(9);
@@ -55,7 +60,32 @@ describe('loadReplay: handles kept while dense, renumbered past 2 × rows + 1,02
     // else the loader walks is the same in both files.
     expect(work(twoLives(1027)) - work(twoLives(1028))).toBe(1028);
   });
+
+  it('a frame naming a handle between the kept ones is refused', () => {
+    const p = splitFile(twoLives(1027));
+    const w = frameWords(p, 0);
+    w[HEADER_WORDS] = (w[HEADER_WORDS] & ~HANDLE_MASK) | 5;
+    putFrameWords(p, 0, w);
+    fixChecksum(p);
+    expectError(
+      joinFile(p.version, p.header, p.frames),
+      'frames[0].entities[0]',
+      'handle 5 is not in the entity table',
+    );
+  });
 });
+
+function expectError(bytes: Uint8Array, path: string, detail: string, code = 'CORRUPT'): void {
+  try {
+    loadReplay(bytes);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ReplayError);
+    const r = e as ReplayError;
+    expect([r.code, r.path, r.detail]).toEqual([code, path, detail]);
+    return;
+  }
+  throw new Error('loaded');
+}
 
 describe('loadReplay: an xor-delta frame of the fewest bytes its word count allows', () => {
   it('passes the size check (it repeats the frame before, which the frame checks then refuse); one byte less does not', () => {
@@ -89,5 +119,61 @@ describe('loadReplay: an xor-delta frame of the fewest bytes its word count allo
       'frames[1]',
       `${words} words cannot fit in ${groups} bytes`,
     ]);
+  });
+});
+
+describe('loadReplay: the frames array and the ring it fills', () => {
+  const rec = makeRecording({ frames: 12, entities: 4, seed: 3 });
+  const file = saveReplay(rec, { buildId: '', savedAt: '' });
+  const packed = saveReplay(rec, { buildId: '', savedAt: '', compression: 'xor-delta' });
+
+  it('the frames value and its length are checked under "frames"', () => {
+    const p = splitFile(file);
+    expectError(joinFile(p.version, p.header, true), 'frames', 'expected an array, found boolean');
+    expectError(joinFile(p.version, p.header, p.frames.slice(1)), 'frames', '11 frames present, the header says 12');
+    // Cut inside the frames array: the decoder names the frames.
+    const cut = file.subarray(0, file.length - 1);
+    let path: string | undefined = '';
+    try {
+      loadReplay(cut);
+    } catch (e) {
+      path = (e as ReplayError).path;
+    }
+    expect(path).toMatch(/^frames/);
+  });
+
+  it('an xor-delta frame of 0 words is refused as shorter than a header, not as a malformed count', () => {
+    const p = splitFile(packed);
+    p.frames[0] = new Uint8Array([0]);
+    expectError(
+      joinFile(p.version, p.header, p.frames),
+      'frames[0]',
+      `frame of 0 words is shorter than its ${HEADER_WORDS}-word header`,
+    );
+  });
+
+  it('the ring is sized exactly: each frame padded to an even word count', () => {
+    const words = splitFile(file).frames.map((b) => b.length / 4);
+    expect(words.some((w) => w % 2 === 1)).toBe(true);
+    const arena = words.reduce((s, w) => s + w + (w % 2), 0);
+    for (const bytes of [file, packed]) {
+      const replay = loadReplay(bytes);
+      expect(replay.ring.u32.length).toBe(Math.max(256, arena));
+      expect(replay.reader.frameCount).toBe(12);
+    }
+  });
+
+  it('a file whose first frame is 1 loads its field blocks (no schema seen before it)', () => {
+    const r = new Recorder({ onWarning: () => {}, maxFrames: 1 });
+    const schema = r.declareFields('unit', { hp: 'f32' });
+    for (let f = 0; f < 2; f++) {
+      r.beginFrame(f, 0.1);
+      r.describe(3, 'unit');
+      r.entity(3, f, 0, 0, 0, 0, 0, 1);
+      r.fields(3, schema, [10 - f]);
+      r.endFrame();
+    }
+    const replay = loadReplay(saveReplay(r, { buildId: '', savedAt: '' }));
+    expect([replay.reader.oldestFrame, replay.reader.newestFrame]).toEqual([1, 1]);
   });
 });

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { EntityBuffer } from '../../core/read/buffers';
-import { HANDLE_MASK, HEADER_WORDS, H_TOTAL_WORDS } from '../../core/format/layout';
+import { HANDLE_MASK, HEADER_WORDS, H_FRAME, H_TOTAL_WORDS, MAX_TEXTURES } from '../../core/format/layout';
 import { Recorder } from '../../core/record/Recorder';
 import { loadReplay } from '../loadReplay';
 import { ReplayError } from '../ReplayError';
+import { MAX_FRAME_NUMBER } from '../replayFormat';
+import type { ReplayLimits } from '../replayFormat';
 import { saveReplay } from '../saveReplay';
+import type { FileParts } from './helpers';
 import { fixChecksum, frameWords, joinFile, makeRecording, putFrameWords, splitFile, sub } from './helpers';
 
 /**
@@ -75,9 +78,15 @@ describe('loadReplay: handles kept while dense, renumbered past 2 × rows + 1,02
   });
 });
 
-function expectError(bytes: Uint8Array, path: string, detail: string, code = 'CORRUPT'): void {
+function expectError(
+  bytes: Uint8Array,
+  path: string,
+  detail: string,
+  code = 'CORRUPT',
+  limits: Partial<ReplayLimits> = {},
+): void {
   try {
-    loadReplay(bytes);
+    loadReplay(bytes, { limits });
   } catch (e) {
     expect(e).toBeInstanceOf(ReplayError);
     const r = e as ReplayError;
@@ -175,5 +184,76 @@ describe('loadReplay: the frames array and the ring it fills', () => {
     }
     const replay = loadReplay(saveReplay(r, { buildId: '', savedAt: '' }));
     expect([replay.reader.oldestFrame, replay.reader.newestFrame]).toEqual([1, 1]);
+  });
+});
+
+describe('loadReplay: header bounds', () => {
+  const one = (): Recorder => {
+    const r = new Recorder({ onWarning: () => {} });
+    r.beginFrame(0, 0.1);
+    r.endFrame();
+    return r;
+  };
+  const base = saveReplay(one(), { buildId: '', savedAt: '' });
+  const edited = (fn: (p: FileParts) => void): Uint8Array => {
+    const p = splitFile(base);
+    fn(p);
+    return joinFile(p.version, p.header, p.frames);
+  };
+
+  it('the last frame number a file may hold: one frame at 2^31 - 1', () => {
+    const bytes = edited((p) => {
+      sub(p.header, 'frames').set('first', MAX_FRAME_NUMBER);
+      const w = frameWords(p, 0);
+      w[H_FRAME] = MAX_FRAME_NUMBER;
+      putFrameWords(p, 0, w);
+      fixChecksum(p);
+    });
+    const replay = loadReplay(bytes);
+    expect([replay.reader.oldestFrame, replay.reader.newestFrame]).toEqual([MAX_FRAME_NUMBER, MAX_FRAME_NUMBER]);
+  });
+
+  it('texture names: 65,535 load, 65,536 are too many', () => {
+    const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `t${i}`);
+    expect(loadReplay(edited((p) => p.header.set('textures', names(MAX_TEXTURES)))).textures.length).toBe(MAX_TEXTURES);
+    expectError(
+      edited((p) => p.header.set('textures', names(MAX_TEXTURES + 1))),
+      'header.textures',
+      `${MAX_TEXTURES + 1} texture names exceed the limit of ${MAX_TEXTURES}`,
+      'TOO_LARGE',
+    );
+  });
+
+  it('an info field whose key is too long is named by the fields map', () => {
+    const bytes = edited((p) => {
+      const info = sub(p.header, 'info');
+      info.set('platform', '');
+      info.set('note', '');
+      info.set('fields', new Map([['abcd', 'x']]));
+    });
+    expectError(bytes, 'header.info.fields', 'string of 4 characters exceeds the limit of 3', 'TOO_LARGE', {
+      maxStringLength: 3,
+    });
+  });
+
+  it('field schemas are at most as many as the kinds limit allows', () => {
+    const schema = (kind: string) =>
+      new Map<string, unknown>([
+        ['kind', kind],
+        ['names', ['hp']],
+        ['types', [0]],
+        ['enumNames', []],
+      ]);
+    const bytes = edited((p) => {
+      p.header.set('kinds', ['a', 'b']);
+      p.header.set('fieldSchemas', [schema('a'), schema('b'), schema('a')]);
+    });
+    expectError(bytes, 'header.fieldSchemas', '3 elements exceed the limit of 2', 'TOO_LARGE', { maxKinds: 2 });
+  });
+
+  it('a file refused at its signature cost one unit of work', () => {
+    const counter = { units: 0 };
+    expect(() => loadReplay(new Uint8Array([1, 2, 3, 4, 5]), { workCounter: counter })).toThrow(ReplayError);
+    expect(counter.units).toBe(1);
   });
 });

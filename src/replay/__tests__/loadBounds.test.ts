@@ -51,6 +51,7 @@ describe('loadReplay: handles kept while dense, renumbered past 2 × rows + 1,02
     const renumbered = loadReplay(twoLives(1028));
     expect([renumbered.entities.lookup(7), renumbered.entities.lookup(9)]).toEqual([0, 1]);
     expect(renumbered.entities.ids[1]).toBe(9);
+    expect(renumbered.entities.used.reduce((a, b) => a + b, 0)).toBe(2);
     // Either way the frame reads the same entities, by id.
     for (const replay of [kept, renumbered]) {
       const e = new EntityBuffer();

@@ -344,7 +344,7 @@
     (local $ids i32) (local $flags i32) (local $pids i32) (local $cur i32) (local $cids i32) (local $ch i32)
     (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32) (local $pend i32)
     (local $ph i32) (local $taken i32) (local $k i32) (local $id i32) (local $s i32) (local $a i32)
-    (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128)
+    (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128) (local $near i32)
     (local.set $ids (i32.load (local.get $hdr)))
     (local.set $flags (i32.load offset=4 (local.get $hdr)))
     (local.set $pids (i32.load offset=8 (local.get $hdr)))
@@ -362,15 +362,21 @@
     (if (local.get $dropped) (then (local.set $pend (i32.const 0))))
     (local.set $ph (i32.load offset=48 (local.get $hdr)))
     (local.set $taken (i32.load offset=52 (local.get $hdr)))
+    (local.set $near (i32.const 1))
     (block $done
       (loop $next
         (local.set $k (i32.shl (local.get $i) (i32.const 2)))
         (block $single
+          ;; tried only while the entries are in place (the last one taken alone was): in a
+          ;; reordered frame the test would fail, and mispredict, at nearly every entry
+          (br_if $single (i32.eqz (local.get $near)))
           (br_if $single (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $pend)))
-          (br_if $single (i32.load (i32.add (local.get $taken) (local.get $i))))
           (local.set $vh (v128.load (i32.add (local.get $ids) (local.get $k))))
           (br_if $single (i32.eqz (i32x4.all_true
             (i32x4.eq (local.get $vh) (v128.load (i32.add (local.get $pids) (local.get $k)))))))
+          ;; taken after the ids: its word overlaps bytes stored by the entries just before (a
+          ;; store-forwarding stall when read early)
+          (br_if $single (i32.load (i32.add (local.get $taken) (local.get $i))))
           (v128.store (i32.add (local.get $cids) (local.get $k)) (local.get $vh))
           (i32.store (i32.add (local.get $taken) (local.get $i)) (i32.const 0x01010101))
           (local.set $vh (v128.load (i32.add (local.get $ph) (local.get $k))))
@@ -415,6 +421,7 @@
             (i32.and (i32.lt_u (local.get $j) (local.get $m))
               (i32.eq (i32.load (i32.add (local.get $cur) (i32.shl (local.get $j) (i32.const 2)))) (local.get $id))))
           (i32.store offset=4 (local.get $a) (local.get $m)))
+        (local.set $near (i32.eq (local.get $j) (local.get $i)))
         (i32.store8 (i32.add (local.get $taken) (local.get $j)) (i32.const 1))
         (local.set $h (i32.load (i32.add (local.get $ph) (i32.shl (local.get $j) (i32.const 2)))))
         (i32.store (i32.add (local.get $out) (local.get $k))

@@ -1,4 +1,4 @@
-import { HANDLE_BITS, MAX_HANDLES } from '../format/layout';
+import { HANDLE_BITS as LAYOUT_HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { WarnOnce } from '../validate/WarnOnce';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
@@ -28,6 +28,9 @@ export interface EntityResolverContext {
   /** Called when an entry starts a new life (the recorder applies a pending `describe`). */
   readonly onNewLife: (id: number, handle: number) => void;
 }
+
+/** A module local, not an imported binding (some loaders make the latter a getter: a call per use). */
+const HANDLE_BITS = LAYOUT_HANDLE_BITS;
 
 /**
  * Words of the block header that tells the WebAssembly `match` where the columns are (byte

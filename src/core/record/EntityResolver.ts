@@ -77,8 +77,9 @@ function pad16(n: number): number {
  * Entries find their lives by id in `OpenLives`, a hash of the open lives in the kernel's memory,
  * so neither the order of the entries, nor churn, nor the spread of the ids changes the cost of an
  * entry: the kernel's `match` tests first whether an entry continues the life at its position in
- * the previous frame (four at a time), probes the hash otherwise, and returns to JavaScript only
- * for a new life, a duplicate or a bad id. The table's `lastSeen` is written once per kept entry
+ * the previous frame (four at a time), probes the hash otherwise, opens new lives itself while the
+ * hash has room (their handles are allocated here right after the call), and returns to JavaScript
+ * only for a duplicate, a bad id, or a new life it may not open. The table's `lastSeen` is written once per kept entry
  * after the match, and once when a life ends.
  *
  * Internal to the recorder; exported for its tests.

@@ -17,11 +17,13 @@ type KernelFn = (columns: number, stride: number, n: number, out: number) => num
  * The recorder's match of entries to open lives (`EntityResolver.resolve`) in WebAssembly:
  * `(i, end, dropped, outByte, headerByte) → the first entry not taken`. `headerByte` is the address
  * of the resolver's header (see `match` in entityKernel.wat): the addresses of the staged ids and
- * flags, the previous frame's ids, this frame's ids and handles, the hash of open lives
- * (`OpenLives`), its mask and shift, the id bound, the previous frame's count, its handles and its
- * `taken` bytes. From entry `i` up to `end`, while the entry continues a life of the previous frame
- * (at index j there): marks `taken[j]`, writes the handle and id to this frame's lists at
- * `i - dropped`, and `handle | flags[i] << 24` to the int32 at `outByte + 4i`.
+ * flags, the previous frame's ids, the room for new lives, this frame's ids and handles, the births
+ * list, the hash of open lives (`OpenLives`), its mask and shift, the id bound, the previous frame's
+ * count, its handles, its `taken` bytes and the births listed. From entry `i` up to `end`, while the
+ * entry continues a life of the previous frame (at index j there): marks `taken[j]`, writes the
+ * handle and id to this frame's lists at `i - dropped`, and `handle | flags[i] << 24` to the int32
+ * at `outByte + 4i`; an entry with no open life opens one while there is room (the hash slot and
+ * the id; the entry goes to the births list, its handle is the caller's to allocate).
  */
 export type MatchFn = (i: number, end: number, dropped: number, outByte: number, headerByte: number) => number;
 
@@ -79,6 +81,14 @@ export class EntityKernel {
   public readonly qy: Float32Array;
   public readonly qz: Float32Array;
   public readonly qw: Float32Array;
+  /**
+   * The seven staging columns as one view, column k starting at `k · stride`: `Recorder.entity`
+   * stages through it, one typed array instead of seven (V8 loads and checks each array it stores
+   * to, on every call).
+   */
+  public readonly columns: Float32Array;
+  /** Floats from one staging column to the next (a multiple of 4). */
+  public readonly stride: number;
 
   /** The whole buffer as int32 words (outputs, bit-exact copies). */
   private readonly words: Int32Array;
@@ -191,6 +201,8 @@ export class EntityKernel {
     this.qy = column(4);
     this.qz = column(5);
     this.qw = column(6);
+    this.stride = columnBytes >>> 2;
+    this.columns = new Float32Array(buffer, 0, COLUMNS * this.stride);
   }
 
   /**

@@ -319,32 +319,39 @@
         (i32.add (i32x4.extract_lane 0 (local.get $cnt)) (i32x4.extract_lane 1 (local.get $cnt)))
         (i32.add (i32x4.extract_lane 2 (local.get $cnt)) (i32x4.extract_lane 3 (local.get $cnt))))))
 
-;; match(i, end, dropped, out, header) -> the first entry not taken
+  ;; match(i, end, dropped, out, header) -> the first entry not taken
   ;; The recorder's resolve (EntityResolver.resolve, whose JavaScript path applies the same rules):
-  ;; entries that continue an open life. `header` holds the byte addresses of: staged ids, staged
-  ;; flags (bytes), the previous frame's ids, (unused), this frame's ids and handles, (unused), the
-  ;; hash of open lives (OpenLives.ts: slot s is two words at slots + 8s, the id and the life's
-  ;; index in the newest list that holds it); then the hash's mask and shift, the largest id + 1,
-  ;; the previous frame's entry count, the previous frame's handles, and `taken` (a byte per entry of
-  ;; the previous frame: 0 while its life may continue, 1 once it did, 2 once despawned).
+  ;; entries that continue an open life, and new lives while there is room. `header` holds the byte
+  ;; addresses of: staged ids, staged flags (bytes), the previous frame's ids, (word 3: room, the
+  ;; new lives this call may open, read and written back), this frame's ids and handles, the
+  ;; births list, the hash of open lives (OpenLives.ts: slot s is two words at slots + 8s, the id
+  ;; and the life's index in the newest list that holds it); then the hash's mask and shift, the
+  ;; largest id + 1, the previous frame's entry count, the previous frame's handles, `taken` (a byte
+  ;; per entry of the previous frame: 0 while its life may continue, 1 once it did, 2 once
+  ;; despawned) and (word 14) the births listed so far, read and written back.
   ;;
   ;; From entry i up to end, with m = i - dropped, while the entry continues a life of the previous
   ;; frame, at index j there: taken[j] = 1, the life's handle prevHandles[j] and its id go to this
-  ;; frame's lists at m, and handle | flags[i] << 24 to the word at out + 4i. Stops at a bad id, an
-  ;; id with no open life (a new life), or one recorded already in this frame (a duplicate).
+  ;; frame's lists at m, and handle | flags[i] << 24 to the word at out + 4i. An id with no open life
+  ;; opens one while room > 0: its slot (id, m) goes into the hash at the empty slot that ended the
+  ;; probe, its id to this frame's ids at m, and i to the births list; its handle and word are left
+  ;; for JavaScript (EntityResolver allocates them, in entry order, as soon as the call returns, and
+  ;; gives room only when no allocation can fail). Stops at a bad id, a new life without room, or an
+  ;; id recorded already in this frame (a duplicate).
   ;;
-  ;; While nothing was dropped, an entry with the id the previous frame had at the same position
-  ;; (j = i = m) continues that life when taken[i] = 0, four at a time while all four do: its slot
-  ;; already says i, so the hash is not touched. Otherwise one probe sequence of the hash (linear,
-  ;; Fibonacci hashing: slot = (id · 0x9e3779b1) >>> shift) finds the life and its index j: recorded
-  ;; already in this frame when j < m and this frame's ids[j] is the id; else it continues, and its
-  ;; slot's index becomes m.
+  ;; While nothing was dropped and the last entry taken alone was in place, an entry with the id the
+  ;; previous frame had at the same position (j = i = m) continues that life when taken[i] = 0, four
+  ;; at a time while all four do: its slot already says i, so the hash is not touched. Otherwise one
+  ;; probe sequence of the hash (linear, Fibonacci hashing: slot = (id · 0x9e3779b1) >>> shift)
+  ;; finds the life and its index j: recorded already in this frame when j < m and this frame's
+  ;; ids[j] is the id; else it continues, and its slot's index becomes m.
   (func (export "match") (param $i i32) (param $end i32) (param $dropped i32)
     (param $out i32) (param $hdr i32) (result i32)
     (local $ids i32) (local $flags i32) (local $pids i32) (local $cur i32) (local $cids i32) (local $ch i32)
     (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32) (local $pend i32)
     (local $ph i32) (local $taken i32) (local $k i32) (local $id i32) (local $s i32) (local $a i32)
-    (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128)
+    (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128) (local $near i32)
+    (local $room i32) (local $births i32) (local $nb i32)
     (local.set $ids (i32.load (local.get $hdr)))
     (local.set $flags (i32.load offset=4 (local.get $hdr)))
     (local.set $pids (i32.load offset=8 (local.get $hdr)))
@@ -362,15 +369,24 @@
     (if (local.get $dropped) (then (local.set $pend (i32.const 0))))
     (local.set $ph (i32.load offset=48 (local.get $hdr)))
     (local.set $taken (i32.load offset=52 (local.get $hdr)))
+    (local.set $near (i32.const 1))
+    (local.set $room (i32.load offset=12 (local.get $hdr)))
+    (local.set $births (i32.load offset=24 (local.get $hdr)))
+    (local.set $nb (i32.load offset=56 (local.get $hdr)))
     (block $done
       (loop $next
         (local.set $k (i32.shl (local.get $i) (i32.const 2)))
         (block $single
+          ;; tried only while the entries are in place (the last one taken alone was): in a
+          ;; reordered frame the test would fail, and mispredict, at nearly every entry
+          (br_if $single (i32.eqz (local.get $near)))
           (br_if $single (i32.gt_s (i32.add (local.get $i) (i32.const 4)) (local.get $pend)))
-          (br_if $single (i32.load (i32.add (local.get $taken) (local.get $i))))
           (local.set $vh (v128.load (i32.add (local.get $ids) (local.get $k))))
           (br_if $single (i32.eqz (i32x4.all_true
             (i32x4.eq (local.get $vh) (v128.load (i32.add (local.get $pids) (local.get $k)))))))
+          ;; taken after the ids: its word overlaps bytes stored by the entries just before (a
+          ;; store-forwarding stall when read early)
+          (br_if $single (i32.load (i32.add (local.get $taken) (local.get $i))))
           (v128.store (i32.add (local.get $cids) (local.get $k)) (local.get $vh))
           (i32.store (i32.add (local.get $taken) (local.get $i)) (i32.const 0x01010101))
           (local.set $vh (v128.load (i32.add (local.get $ph) (local.get $k))))
@@ -405,8 +421,21 @@
             (local.set $key (i32.load (local.get $a)))
             (if (i32.ne (local.get $key) (local.get $id))
               (then
-                ;; no open life: a new one, for JavaScript
-                (br_if $done (i32.eq (local.get $key) (i32.const -1)))
+                (if (i32.eq (local.get $key) (i32.const -1))
+                  (then
+                    ;; no open life: a new one. Opened here while there is room (its handle is
+                    ;; JavaScript's to allocate: entry i goes to the births list, its handle and
+                    ;; word are written after the call), else for JavaScript.
+                    (br_if $done (i32.eqz (local.get $room)))
+                    (local.set $room (i32.sub (local.get $room) (i32.const 1)))
+                    (i32.store (local.get $a) (local.get $id))
+                    (i32.store offset=4 (local.get $a) (local.get $m))
+                    (i32.store (i32.add (local.get $births) (i32.shl (local.get $nb) (i32.const 2))) (local.get $i))
+                    (local.set $nb (i32.add (local.get $nb) (i32.const 1)))
+                    (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
+                    (local.set $near (i32.const 0))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $next)))
                 (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $mask)))
                 (br $probe))))
           (local.set $j (i32.load offset=4 (local.get $a)))
@@ -415,6 +444,7 @@
             (i32.and (i32.lt_u (local.get $j) (local.get $m))
               (i32.eq (i32.load (i32.add (local.get $cur) (i32.shl (local.get $j) (i32.const 2)))) (local.get $id))))
           (i32.store offset=4 (local.get $a) (local.get $m)))
+        (local.set $near (i32.eq (local.get $j) (local.get $i)))
         (i32.store8 (i32.add (local.get $taken) (local.get $j)) (i32.const 1))
         (local.set $h (i32.load (i32.add (local.get $ph) (i32.shl (local.get $j) (i32.const 2)))))
         (i32.store (i32.add (local.get $out) (local.get $k))
@@ -423,5 +453,7 @@
         (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
+    (i32.store offset=12 (local.get $hdr) (local.get $room))
+    (i32.store offset=56 (local.get $hdr) (local.get $nb))
     (local.get $i))
 )

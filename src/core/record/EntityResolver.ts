@@ -1,4 +1,4 @@
-import { HANDLE_BITS, MAX_HANDLES } from '../format/layout';
+import { HANDLE_BITS as LAYOUT_HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { WarnOnce } from '../validate/WarnOnce';
 import type { EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
@@ -29,6 +29,9 @@ export interface EntityResolverContext {
   readonly onNewLife: (id: number, handle: number) => void;
 }
 
+/** A module local, not an imported binding (some loaders make the latter a getter: a call per use). */
+const HANDLE_BITS = LAYOUT_HANDLE_BITS;
+
 /**
  * Words of the block header that tells the WebAssembly `match` where the columns are (byte
  * addresses) and how the open lives are hashed.
@@ -37,8 +40,12 @@ const HEADER = 16;
 const L_IDS = 0;
 const L_FLAGS = 1;
 const L_PREV_IDS = 2;
+/** New lives the kernel's `match` may open in this call (it counts them down). */
+const L_ROOM = 3;
 const L_CUR_IDS = 4;
 const L_CUR_HANDLES = 5;
+/** Byte address of the births list: the entries whose lives `match` opened. */
+const L_BIRTHS = 6;
 const L_SLOTS = 7;
 const L_MASK = 8;
 const L_SHIFT = 9;
@@ -46,6 +53,8 @@ const L_MAX_ID = 10;
 const L_PREV_COUNT = 11;
 const L_PREV_HANDLES = 12;
 const L_TAKEN = 13;
+/** Entries in the births list (`match` appends, `resolve` empties it after each call). */
+const L_BIRTH_COUNT = 14;
 
 /** `n` bytes rounded up to a multiple of 16. */
 function pad16(n: number): number {
@@ -68,8 +77,9 @@ function pad16(n: number): number {
  * Entries find their lives by id in `OpenLives`, a hash of the open lives in the kernel's memory,
  * so neither the order of the entries, nor churn, nor the spread of the ids changes the cost of an
  * entry: the kernel's `match` tests first whether an entry continues the life at its position in
- * the previous frame (four at a time), probes the hash otherwise, and returns to JavaScript only
- * for a new life, a duplicate or a bad id. The table's `lastSeen` is written once per kept entry
+ * the previous frame (four at a time), probes the hash otherwise, opens new lives itself while the
+ * hash has room (their handles are allocated here right after the call), and returns to JavaScript
+ * only for a duplicate, a bad id, or a new life it may not open. The table's `lastSeen` is written once per kept entry
  * after the match, and once when a life ends.
  *
  * Internal to the recorder; exported for its tests.
@@ -83,7 +93,7 @@ function pad16(n: number): number {
 export class EntityResolver {
   /** Bytes of the resolver's block for `capacity` entries per frame (in the kernel's memory). */
   public static layout(capacity: number): { bytes: number } {
-    const lists = HEADER * 4 + 2 * pad16(capacity) + 5 * pad16(4 * capacity);
+    const lists = HEADER * 4 + 2 * pad16(capacity) + 6 * pad16(4 * capacity);
     return { bytes: lists + 8 * OpenLives.reservedSlots(capacity) };
   }
 
@@ -137,6 +147,8 @@ export class EntityResolver {
   private readonly endedNow: Int32Array;
   private readonly endedNowAt: Int32Array;
   private endedNowCount = 0;
+  /** Entries whose lives the kernel's `match` opened (their handles are allocated after the call). */
+  private readonly births: Int32Array;
   /** Repairs of invalid positions and rotations, and compaction after dropped entries (rare). */
   private readonly repair: EntityRepair;
 
@@ -172,6 +184,7 @@ export class EntityResolver {
     this.prevHandles = new Int32Array(buffer, column(4 * capacity), capacity);
     this.keptIds = new Int32Array(buffer, column(4 * capacity), capacity);
     this.handles = new Int32Array(buffer, column(4 * capacity), capacity);
+    this.births = new Int32Array(buffer, column(4 * capacity), capacity);
     const takenByte = column(capacity);
     this.taken = new Uint8Array(buffer, takenByte, capacity);
     this.takenWords = new Uint32Array(buffer, takenByte, Math.ceil(capacity / 4));
@@ -183,6 +196,7 @@ export class EntityResolver {
     this.header[L_IDS] = this.ids.byteOffset;
     this.header[L_FLAGS] = this.flags.byteOffset;
     this.header[L_SLOTS] = slotsByte;
+    this.header[L_BIRTHS] = this.births.byteOffset;
     this.writeListHeader();
     this.keptIndex = new Int32Array(capacity);
     this.despawnIds = new Int32Array(capacity);
@@ -275,6 +289,9 @@ export class EntityResolver {
     // The kernel's match takes entries while it can (a frame with a non-finite position, or
     // truncated, goes one by one below).
     const match = base >= 0 && badPositions === 0 ? this.kernel.match : null;
+    // The kernel opens new lives itself only when no handle allocation can fail in this frame (an
+    // allocation that failed would drop its entry, after the kernel had placed the ones after it).
+    const births = match !== null && MAX_HANDLES - this.table.liveCount >= n;
     let dropped = 0;
     let continued = 0;
     let d = 0;
@@ -298,9 +315,13 @@ export class EntityResolver {
         if (end > i) {
           this.header[L_MASK] = lives.size - 1;
           this.header[L_SHIFT] = lives.shift;
+          // Room for new lives: as many as the hash takes before it must grow (OpenLives.insert).
+          this.header[L_ROOM] = births ? (lives.size >>> 1) - lives.live : 0;
           const j = match(i, end, dropped, arenaByte + (base - dropped) * 4, this.headerByte);
           if (dropped > 0) for (let k = i; k < j; k++) keptIndex[k] = k - dropped;
-          continued += j - i;
+          const born = this.header[L_BIRTH_COUNT];
+          if (born > 0) this.born(born, frame, dropped, base);
+          continued += j - i - born;
           i = j;
           if (i === end) continue;
         }
@@ -407,6 +428,26 @@ export class EntityResolver {
     lives.compact();
     this.writeListHeader();
     return m;
+  }
+
+  /**
+   * The lives the kernel's `match` opened in its last call (`count` entries of the births list,
+   * `dropped` entries dropped before them): each gets its handle, in entry order, and its word in
+   * the entity section at word `base`. The kernel already placed them in the hash and the lists.
+   */
+  private born(count: number, frame: number, dropped: number, base: number): void {
+    const births = this.births;
+    const u = this.ring.u32;
+    for (let k = 0; k < count; k++) {
+      const i = births[k];
+      const id = this.ids[i];
+      const h = this.table.allocate(id, frame);
+      this.onNewLife(id, h);
+      this.handles[i - dropped] = h;
+      u[base + i - dropped] = h | (this.flags[i] << HANDLE_BITS);
+    }
+    this.lives.live += count;
+    this.header[L_BIRTH_COUNT] = 0;
   }
 
   /** Tells the kernel's `match` where the lists are now (after a swap) and how many the previous frame has. */

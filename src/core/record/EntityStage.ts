@@ -33,6 +33,13 @@ export class EntityStage {
   public readonly qy: Float32Array;
   public readonly qz: Float32Array;
   public readonly qw: Float32Array;
+  /**
+   * The float columns as one view (`x` at 0, `y` at `stride`, ... `qw` at `6 · stride`) and the
+   * most entries a frame stages: what `Recorder.entity` reads on every call.
+   */
+  public readonly floats: Float32Array;
+  public readonly stride: number;
+  public readonly capacity: number;
   /** Entries staged in the open frame. */
   public count = 0;
   /** Entity calls of the open frame refused before staging (bad id, over capacity). */
@@ -51,7 +58,7 @@ export class EntityStage {
   public constructor(
     kernel: EntityKernel,
     private readonly resolver: EntityResolver,
-    private readonly maxEntityId: number,
+    public readonly maxEntityId: number,
     private readonly stats: RecorderStats,
     private readonly warnOnce: WarnOnce,
     private readonly repairs: FrameRepairs,
@@ -66,6 +73,9 @@ export class EntityStage {
     this.qy = kernel.qy;
     this.qz = kernel.qz;
     this.qw = kernel.qw;
+    this.floats = kernel.columns;
+    this.stride = kernel.stride;
+    this.capacity = resolver.ids.length;
   }
 
   /** Starts a frame with nothing staged. */

@@ -291,16 +291,19 @@ export class Recorder {
   ): void {
     const s = this.stage;
     const n = s.count;
-    if (!this.frameOpen || n >= s.ids.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+    if (!this.frameOpen || n >= s.capacity || !(id >= 0 && id < s.maxEntityId && (id | 0) === id)) {
       return this.refuse(id);
     }
-    s.x[n] = x;
-    s.y[n] = y;
-    s.z[n] = z;
-    s.qx[n] = qx;
-    s.qy[n] = qy;
-    s.qz[n] = qz;
-    s.qw[n] = qw;
+    // One typed array for the seven float columns (see EntityStage.floats).
+    const c = s.floats;
+    const S = s.stride;
+    c[n] = x;
+    c[n + S] = y;
+    c[n + 2 * S] = z;
+    c[n + 3 * S] = qx;
+    c[n + 4 * S] = qy;
+    c[n + 5 * S] = qz;
+    c[n + 6 * S] = qw;
     s.ids[n] = id;
     s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
     s.lastId = id;
@@ -318,17 +321,19 @@ export class Recorder {
   public entity2D(id: number, x: number, y: number, angle: number, flags = 0): void {
     const s = this.stage;
     const n = s.count;
-    if (!this.frameOpen || n >= s.ids.length || !(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {
+    if (!this.frameOpen || n >= s.capacity || !(id >= 0 && id < s.maxEntityId && (id | 0) === id)) {
       return this.refuse(id);
     }
     const h = angle * 0.5;
-    s.x[n] = x;
-    s.y[n] = y;
-    s.z[n] = 0;
-    s.qx[n] = 0;
-    s.qy[n] = 0;
-    s.qz[n] = Math.sin(h);
-    s.qw[n] = Math.cos(h);
+    const c = s.floats;
+    const S = s.stride;
+    c[n] = x;
+    c[n + S] = y;
+    c[n + 2 * S] = 0;
+    c[n + 3 * S] = 0;
+    c[n + 4 * S] = 0;
+    c[n + 5 * S] = Math.sin(h);
+    c[n + 6 * S] = Math.cos(h);
     s.ids[n] = id;
     s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
     s.lastId = id;

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rng } from '../../../../tests/helpers/random';
+import { MAX_HANDLES } from '../../format/layout';
 import { EntityBuffer } from '../../read/buffers';
 import { OpenLives } from '../OpenLives';
 import type { Recorder } from '../Recorder';
@@ -147,6 +148,104 @@ describe.each(BACKENDS)('EntityResolver with the hash of open lives ($backend)',
       expect(lives(r, f)).toEqual(expected);
     }
     expect(r.stats.entitiesOverCapacity).toBe(0);
+  });
+});
+
+/** Counts the calls of the recorder's kernel `match` (null on the JavaScript backend). */
+function countMatches(r: Recorder): { calls: number } {
+  const kernel = (r as unknown as { kernel: { match: ((...a: number[]) => number) | null } }).kernel;
+  const counter = { calls: 0 };
+  const match = kernel.match;
+  if (match !== null) {
+    kernel.match = (...a: number[]) => {
+      counter.calls++;
+      return match(...a);
+    };
+  }
+  return counter;
+}
+
+describe('EntityResolver: new lives opened by the kernel', () => {
+  it('opens a frame of new lives in one call of match, the same lives, kinds and bytes as the JavaScript path', () => {
+    const rs = [
+      quiet({ maxFrames: 6, maxEntitiesPerFrame: 512 }),
+      quiet({ maxFrames: 6, maxEntitiesPerFrame: 512, wasm: false }),
+    ];
+    const counter = countMatches(rs[0]);
+    const random = rng(5);
+    let next = 1000;
+    let open: number[] = [];
+    for (let f = 0; f < 10; f++) {
+      // Half the lives replaced each frame, the order shuffled; new lives described in the frame.
+      const born = Array.from({ length: 200 - open.length / 2 }, () => next++);
+      open = open.filter(() => random() < 0.5).concat(born);
+      open = open
+        .map((id) => ({ id, k: random() }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.id);
+      counter.calls = 0;
+      for (const r of rs) {
+        frame(r, f, open);
+        for (const id of born) if (id % 3 === 0) r.describe(id, 'third');
+      }
+      expect(lives(rs[0], f)).toEqual(
+        open.map(
+          (id) =>
+            `${id}@${
+              born.includes(id)
+                ? f
+                : lives(rs[1], f)
+                    .find((l) => l.startsWith(`${id}@`))
+                    ?.split('@')[1]
+            }`,
+        ),
+      );
+      expect(lives(rs[0], f)).toEqual(lives(rs[1], f));
+      // Once the hash has grown to this many lives, one call takes the whole frame: no return to
+      // JavaScript per new life.
+      if (f >= 2) expect(counter.calls).toBe(1);
+    }
+    const kinds = (r: Recorder): string[] =>
+      Array.from({ length: r.entities.highWater }, (_, h) => h)
+        .filter((h) => r.entities.used[h] === 1)
+        .map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}:${r.entities.kindOf[h]}`);
+    expect(kinds(rs[0])).toEqual(kinds(rs[1]));
+    expect(kinds(rs[0]).filter((k) => k.endsWith(':0')).length).toBeGreaterThan(100);
+  });
+
+  it('drops a duplicate of a life opened earlier in the frame, and despawns one mid-frame, as the JavaScript path does', () => {
+    const rs = [
+      quiet({ maxFrames: 8, maxEntitiesPerFrame: 64 }),
+      quiet({ maxFrames: 8, maxEntitiesPerFrame: 64, wasm: false }),
+    ];
+    for (const r of rs) {
+      frame(r, 0, [1, 2, 3, 4, 5, 6, 7, 8]);
+      // 20 and 21 are new: 20 recorded twice, 21 despawned after its entry and recorded again.
+      frame(r, 1, [1, 20, 2, 21, 3, 20, 4, '-21', 21, 5, 6, 7, 8]);
+    }
+    expect(lives(rs[0], 1)).toEqual(['1@0', '20@1', '2@0', '21@1', '3@0', '4@0', '21@1', '5@0', '6@0', '7@0', '8@0']);
+    expect(lives(rs[0], 1)).toEqual(lives(rs[1], 1));
+    expect(rs[0].stats.duplicateIds).toBe(1);
+    const h21 = (r: Recorder): number[] =>
+      Array.from({ length: r.entities.highWater }, (_, h) => h).filter((h) => r.entities.ids[h] === 21);
+    expect(h21(rs[0]).map((h) => rs[0].entities.isEnded(h))).toEqual([true, false]);
+    expect(h21(rs[0]).length).toBe(2);
+  });
+
+  it('leaves new lives to JavaScript when a handle allocation could fail: the entry that gets none is dropped', () => {
+    const r = quiet({ maxFrames: 4, maxEntitiesPerFrame: 64 });
+    frame(r, 0, [1, 2, 3, 4]);
+    // As if nearly every handle were held, and the table had none left for id 11.
+    const table = r.entities;
+    const allocate = table.allocate.bind(table);
+    vi.spyOn(table, 'allocate').mockImplementation((id, f) => (id === 11 ? -1 : allocate(id, f)));
+    const live = table.liveCount;
+    table.liveCount = MAX_HANDLES - 5; // fewer than the frame's 7 entries
+    frame(r, 1, [1, 10, 11, 12, 2, 3, 4]);
+    table.liveCount = live + 2;
+    expect(lives(r, 1)).toEqual(['1@0', '10@1', '12@1', '2@0', '3@0', '4@0']);
+    expect(r.stats.entitiesOverCapacity).toBe(1);
+    vi.restoreAllMocks();
   });
 });
 

@@ -28,12 +28,12 @@ const KB = 1024;
 const BUDGET_INITIAL = 60 * KB;
 /**
  * Regression budgets: the measured cost on 25 November 2026, after the paused view became a chunk
- * of its own (see docs/performance.md, "Bundle size", for the figures), plus a little room; raise
- * one deliberately when a feature adds weight.
+ * of its own and the recorder changes of that day (see docs/performance.md, "Bundle size", for the
+ * figures), plus a little room; raise one deliberately when a feature adds weight.
  */
-const BUDGET_INTEGRATION_TOTAL = 80 * KB;
+const BUDGET_INTEGRATION_TOTAL = 82 * KB;
 const BUDGET_WITH_INSPECTOR = 68 * KB;
-const BUDGET_FULL = 110 * KB;
+const BUDGET_FULL = 115 * KB;
 
 const work = mkdtempSync(join(tmpdir(), 'rewindable-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

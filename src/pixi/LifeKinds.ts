@@ -34,7 +34,8 @@ export class LifeKinds {
     const t = reader.entities;
     const n = t.highWater;
     for (let h = 0; h < n; h++) {
-      if (t.used[h] !== 1 || t.kindOf[h] >= 0 || t.spawnFrames[h] <= since || t.lastSeen[h] !== newest) continue;
+      if (t.used[h] !== 1 || t.kindOf[h] >= 0 || t.spawnFrames[h] <= since || t.lastFrame(h) !== newest || t.isEnded(h))
+        continue;
       const id = t.ids[h];
       let kind: string | null | undefined;
       try {

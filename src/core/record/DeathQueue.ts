@@ -20,8 +20,6 @@ export class DeathQueue {
   private mask: number;
   private head = 0;
   private length = 0;
-  /** What reading ahead found (`EntityTable.readAhead`): kept so that those reads stay. */
-  public readAhead = 0;
 
   public constructor(capacity: number) {
     let cap = 16;
@@ -45,23 +43,22 @@ export class DeathQueue {
     this.length++;
   }
 
-  /** Releases every handle whose last frame is `frame` or older (that frame was just evicted). */
+  /**
+   * Releases every handle whose last frame is `frame` or older (that frame was just evicted): the
+   * queue is in frame order, so they are the run at its head, released in one batch
+   * (`EntityTable.releaseAll`).
+   */
   public releaseThrough(frame: number, table: EntityTable): void {
-    const handles = this.handles;
     const frames = this.frames;
     const mask = this.mask;
-    let head = this.head;
-    let length = this.length;
+    const head = this.head;
+    const length = this.length;
     let due = 0;
     while (due < length && frames[(head + due) & mask] <= frame) due++;
-    if (due > 8) this.readAhead = table.readAhead(null, handles, head, due, mask);
-    while (length > 0 && frames[head] <= frame) {
-      table.release(handles[head]);
-      head = (head + 1) & mask;
-      length--;
-    }
-    this.head = head;
-    this.length = length;
+    if (due === 0) return;
+    table.releaseAll(this.handles, head, due, mask);
+    this.head = (head + due) & mask;
+    this.length = length - due;
   }
 
   /** Forgets everything (the table is cleared separately). */

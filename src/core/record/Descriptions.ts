@@ -78,7 +78,7 @@ export class Descriptions {
     // description waits for the frame to resolve (the id map is not read then).
     if (openFrame < 0) {
       const h = t.lookup(id);
-      if (h >= 0 && t.lastSeen[h] === newest) {
+      if (h >= 0 && t.lastFrame(h) === newest && !t.isEnded(h)) {
         t.kindOf[h] = t.internKind(kind);
         t.labels[h] = label;
         return;

@@ -79,8 +79,9 @@ function pad16(n: number): number {
  * entry: the kernel's `match` tests first whether an entry continues the life at its position in
  * the previous frame (four at a time), probes the hash otherwise, opens new lives itself while the
  * hash has room (their handles are allocated here right after the call), and returns to JavaScript
- * only for a duplicate, a bad id, or a new life it may not open. The table's `lastSeen` is written once per kept entry
- * after the match, and once when a life ends.
+ * only for a duplicate, a bad id, or a new life it may not open. A life's `lastSeen` in the table is
+ * written when it opens (`OPEN_LIFE`: its last frame is the table's `openFrame`, set once per frame)
+ * and once when it ends, never per frame.
  *
  * Internal to the recorder; exported for its tests.
  *
@@ -364,7 +365,7 @@ export class EntityResolver {
       }
       inKernel = !kept || isContinued;
       if (kept && !isContinued) {
-        h = this.table.allocate(id, frame);
+        h = this.table.allocate(id, frame, true);
         if (h < 0) {
           kept = false;
           this.noHandle(id);
@@ -401,13 +402,8 @@ export class EntityResolver {
     while (d < despawns) this.endLife(this.despawnIds[d++], frame, m);
     if (badRotations !== 0) this.sanitized += this.repair.rotations(n, base);
     if (base >= 0 && m < n) this.repair.compact(n, m, base);
-    // The table's lastSeen, once per kept life (a life despawned after its entry keeps its end).
-    const seen = this.table.lastSeen;
-    const handles = this.handles;
-    for (let k = 0; k < m; k++) {
-      const hk = handles[k];
-      if (seen[hk] >= 0) seen[hk] = frame;
-    }
+    // Every open life was recorded in this frame: one write for all (their lastSeen is OPEN_LIFE).
+    this.table.seenOpenLives(frame);
     // Every life of the previous frame continued: none died (the usual frame), no need to look.
     if (continued < this.prevCount) this.collectDeaths(frame);
     this.taken.fill(0, 0, this.prevCount);
@@ -441,7 +437,7 @@ export class EntityResolver {
     for (let k = 0; k < count; k++) {
       const i = births[k];
       const id = this.ids[i];
-      const h = this.table.allocate(id, frame);
+      const h = this.table.allocate(id, frame, true);
       this.onNewLife(id, h);
       this.handles[i - dropped] = h;
       u[base + i - dropped] = h | (this.flags[i] << HANDLE_BITS);
@@ -476,11 +472,16 @@ export class EntityResolver {
     }
   }
 
-  /** The life of the previous frame's entry `j` ended in `last`: to the death queue, out of the hash. */
+  /**
+   * The life of the previous frame's entry `j` ended in `last`: its last frame in the table, to the
+   * death queue, out of the hash.
+   */
   private died(j: number, last: number): void {
     const s = this.lives.find(this.prevIds[j]);
     if (s >= 0 && this.lives.words[2 * s + 1] === j) this.lives.remove(s);
-    this.deaths.push(this.prevHandles[j], last);
+    const h = this.prevHandles[j];
+    this.table.setLastFrame(h, last, false);
+    this.deaths.push(h, last);
   }
 
   /**

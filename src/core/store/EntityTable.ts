@@ -6,6 +6,13 @@ const PAGE_BITS = ID_PAGE_BITS;
 const PAGE_SIZE = 1 << PAGE_BITS;
 /** A sweep of `allocate` starts again from handle 0 once at least 1 handle in this many is free. */
 const SWEEP_FREE = 8;
+/** A module local, not an imported binding (some loaders make the latter a getter: a call per use). */
+const HANDLES_MAX = MAX_HANDLES;
+/**
+ * `lastSeen` of an open life of the recorder's table: its last frame is `openFrame`, the newest frame
+ * resolved, which the resolver sets once per frame instead of writing every open life's `lastSeen`.
+ */
+export const OPEN_LIFE = 0x7fffffff;
 
 /**
  * Every unique id (numeric id + spawn frame) that the ring still references gets a dense handle.
@@ -27,14 +34,19 @@ export class EntityTable {
   /** 1 while the handle is in use. */
   public used: Uint8Array;
   /**
-   * The last frame the life was recorded in while it is open; once `despawn` ended it (a later
-   * record of the id starts a new life), the bitwise NOT of that frame, a negative number. One array
-   * so that the recorder's continuity test is one load: `lastSeen[h] === frame - 1` holds exactly
-   * for an open life recorded in the previous frame. Read it through `lastFrame` and `isEnded`.
+   * The last frame the life was recorded in; `OPEN_LIFE` while the recorder's life is open (recorded
+   * in every frame since its spawn, the newest one `openFrame`); once `despawn` ended it (a later
+   * record of the id starts a new life), the bitwise NOT of that frame, a negative number. Read it
+   * through `lastFrame` and `isEnded`.
    */
   public lastSeen: Int32Array;
-  /** Labels by handle. */
+  /**
+   * Labels by handle. A released handle keeps its label until `allocate` gives the handle to a new
+   * life (readers test `used` first), so that a release touches one byte.
+   */
   public labels: Array<string | undefined> = [];
+  /** The last frame of the lives whose `lastSeen` is `OPEN_LIFE` (the newest frame the recorder resolved). */
+  public openFrame = -1;
   /** Kind names; a kind's index is its position here. */
   public readonly kinds: string[] = [];
   /** Bone parent indices per kind (index as in `kinds`), when described. */
@@ -143,12 +155,7 @@ export class EntityTable {
     }
     if (handles !== null) {
       const used = this.used;
-      const labels = this.labels;
-      for (let k = 0; k < count; k++) {
-        const h = handles[(from + k) & mask];
-        acc |= used[h];
-        if (labels[h] !== undefined) acc |= 1;
-      }
+      for (let k = 0; k < count; k++) acc |= used[handles[(from + k) & mask]];
     }
     return acc;
   }
@@ -176,6 +183,8 @@ export class EntityTable {
 
   /**
    * Starts a new life for `id` at `frame` and returns its handle, or -1 when all handles are in use.
+   * With `open`, the life is an open life of the recorder (`lastSeen` is `OPEN_LIFE`, its last frame
+   * `openFrame`), else its last frame is `frame` until `setLastFrame`.
    *
    * Handles are issued in sweeps (next fit): the first free handle at or after the cursor, so that
    * lives that begin close in time get neighbouring handles, and the per-handle columns of the
@@ -185,29 +194,29 @@ export class EntityTable {
    * at most `SWEEP_FREE` handles per life on average, and the table holds at most
    * `SWEEP_FREE / (SWEEP_FREE - 1)` handles per life in use.
    */
-  public allocate(id: number, frame: number): number {
+  public allocate(id: number, frame: number, open = false): number {
     const used = this.used;
     const next = this.next;
     let h = this.cursor;
     while (h < next && used[h] !== 0) h++;
     if (h >= next) {
       const free = next - this.liveCount;
-      if (free > 0 && (free * SWEEP_FREE >= next || next >= MAX_HANDLES)) {
+      if (free > 0 && (free * SWEEP_FREE >= next || next >= HANDLES_MAX)) {
         h = 0;
         while (h < next && used[h] !== 0) h++;
       }
       if (h >= next) {
-        if (next >= MAX_HANDLES) return -1;
+        if (next >= HANDLES_MAX) return -1;
         if (next >= this.ids.length) this.grow();
         h = this.next++;
-        // A new handle extends `labels` (kept dense); a recycled one had its label cleared by `release`.
-        this.labels[h] = undefined;
       }
     }
     this.cursor = h + 1;
+    // A new handle extends `labels` (kept dense); a recycled one drops the label of its last life.
+    this.labels[h] = undefined;
     this.ids[h] = id;
     this.spawnFrames[h] = frame;
-    this.lastSeen[h] = frame;
+    this.lastSeen[h] = open ? OPEN_LIFE : frame;
     this.kindOf[h] = -1;
     this.used[h] = 1;
     this.liveCount++;
@@ -218,7 +227,15 @@ export class EntityTable {
   /** The last frame handle `h`'s life was recorded in (its spawn frame until it is recorded again). */
   public lastFrame(h: number): number {
     const s = this.lastSeen[h];
-    return s >= 0 ? s : ~s;
+    return s >= 0 ? (s === OPEN_LIFE ? this.openFrame : s) : ~s;
+  }
+
+  /**
+   * The recorder resolved `frame`: every open life (`lastSeen` = `OPEN_LIFE`) was recorded in it. One
+   * write per frame instead of one per open life.
+   */
+  public seenOpenLives(frame: number): void {
+    this.openFrame = frame;
   }
 
   /** Whether `despawn` ended handle `h`'s life (a later record of its id starts a new life). */
@@ -229,7 +246,7 @@ export class EntityTable {
   /** Ends the life of handle `h`: a later record of its id starts a new life. Idempotent. */
   public end(h: number): void {
     const s = this.lastSeen[h];
-    if (s >= 0) this.lastSeen[h] = ~s;
+    if (s >= 0) this.lastSeen[h] = ~(s === OPEN_LIFE ? this.openFrame : s);
   }
 
   /**
@@ -242,14 +259,38 @@ export class EntityTable {
 
   /**
    * Returns a handle to the pool; its id stops mapping to it (`lookup` gives a newer life of the id,
-   * or -1). Touches the handle's `used` byte and label only: the paged id map is left as it is.
+   * or -1). Touches the handle's `used` byte only: the paged id map is left as it is, and the label
+   * stays until the handle's next life.
    */
   public release(h: number): void {
     if (this.used[h] === 0) return;
     this.used[h] = 0;
-    if (this.labels[h] !== undefined) this.labels[h] = undefined;
     if (this.idMap !== null && this.idMap.get(this.ids[h]) === h) this.idMap.delete(this.ids[h]);
     this.liveCount--;
+  }
+
+  /**
+   * Releases the `count` handles at `handles[(from + k) & mask]` (a ring buffer of `mask` + 1, a power
+   * of two), as `release` does each: one loop of independent loads and stores of the `used` bytes,
+   * so that their cache misses overlap. A handle already free, or listed twice, is released once.
+   *
+   * @example
+   * // The handles of the lives whose last frame was just evicted, from a queue's head:
+   * table.releaseAll(queue, head, due, queue.length - 1);
+   */
+  public releaseAll(handles: Int32Array, from: number, count: number, mask: number): void {
+    if (this.idMap !== null) {
+      for (let k = 0; k < count; k++) this.release(handles[(from + k) & mask]);
+      return;
+    }
+    const used = this.used;
+    let freed = 0;
+    for (let k = 0; k < count; k++) {
+      const h = handles[(from + k) & mask];
+      freed += used[h];
+      used[h] = 0;
+    }
+    this.liveCount -= freed;
   }
 
   /** Interns a kind name and returns its index. */
@@ -269,7 +310,8 @@ export class EntityTable {
 
   /** Forgets every handle and id mapping (kinds and skeletons are kept). */
   public clear(): void {
-    for (let h = 0; h < this.next; h++) if (this.used[h]) this.release(h);
+    this.used.fill(0, 0, this.next);
+    this.labels.length = 0;
     this.dir.fill(0);
     this.pool.fill(0);
     this.idMap?.clear();
@@ -277,6 +319,7 @@ export class EntityTable {
     this.cursor = 0;
     this.next = 0;
     this.liveCount = 0;
+    this.openFrame = -1;
   }
 
   private grow(): void {

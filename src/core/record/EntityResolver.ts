@@ -148,6 +148,11 @@ export class EntityResolver {
   private readonly endedNow: Int32Array;
   private readonly endedNowAt: Int32Array;
   private endedNowCount = 0;
+  /**
+   * Entries of the previous frame whose lives `despawn` ended before they continued (their `taken`
+   * byte is 2): with the entries that continued, they tell whether any life died by absence.
+   */
+  private despawnedPrev = 0;
   /** Entries whose lives the kernel's `match` opened (their handles are allocated after the call). */
   private readonly births: Int32Array;
   /** Repairs of invalid positions and rotations, and compaction after dropped entries (rare). */
@@ -256,6 +261,7 @@ export class EntityResolver {
   public clear(): void {
     this.deaths.clear();
     this.prevCount = 0;
+    this.despawnedPrev = 0;
     this.resolved = -1;
     this.lives.clear();
     this.taken.fill(0);
@@ -404,8 +410,10 @@ export class EntityResolver {
     if (base >= 0 && m < n) this.repair.compact(n, m, base);
     // Every open life was recorded in this frame: one write for all (their lastSeen is OPEN_LIFE).
     this.table.seenOpenLives(frame);
-    // Every life of the previous frame continued: none died (the usual frame), no need to look.
-    if (continued < this.prevCount) this.collectDeaths(frame);
+    // Every life of the previous frame continued or was despawned: none died by absence (the usual
+    // frame, also under churn when the game despawns what it removes), no need to look.
+    if (continued + this.despawnedPrev < this.prevCount) this.collectDeaths(frame);
+    this.despawnedPrev = 0;
     this.taken.fill(0, 0, this.prevCount);
     for (let k = 0; k < this.endedNowCount; k++) {
       this.deaths.push(this.endedNow[k], frame);
@@ -491,6 +499,7 @@ export class EntityResolver {
   private endAll(): void {
     for (let j = 0; j < this.prevCount; j++) if (this.taken[j] === 0) this.died(j, this.resolved);
     this.prevCount = 0;
+    this.despawnedPrev = 0;
     this.lives.clear();
     this.taken.fill(0);
     this.writeListHeader();
@@ -520,6 +529,7 @@ export class EntityResolver {
     } else {
       const h = this.prevHandles[j];
       this.taken[j] = 2;
+      this.despawnedPrev++;
       this.table.setLastFrame(h, frame - 1, true);
       this.deaths.push(h, frame - 1);
     }

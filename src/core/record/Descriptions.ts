@@ -33,6 +33,15 @@ export class Descriptions {
   private logLabels: Array<string | undefined> = new Array<string | undefined>(64).fill(undefined);
   private logCount = 0;
   private logFrame = -1;
+  /**
+   * The lives begun in the frame being resolved, in the order they began (`onNewLife`): ids and
+   * handles, `bornCount` of them; emptied by `afterFrame`. Games describe what they spawned in the
+   * order they spawned it, so `afterFrame` finds each description's life here, at a cursor, without
+   * the id map. Grows (doubling) to the most lives a frame has begun, then never again.
+   */
+  private bornIds = new Int32Array(64);
+  private bornHandles = new Int32Array(64);
+  private bornCount = 0;
   /** What reading ahead found (`EntityTable.readAhead`): kept so that those reads stay. */
   public readAhead = 0;
 
@@ -133,6 +142,8 @@ export class Descriptions {
    * was made, so its next appearance starts one.
    */
   public afterFrame(frame: number): void {
+    const born = this.bornCount;
+    this.bornCount = 0;
     if (this.logCount === 0) return;
     if (this.logFrame !== frame) {
       this.flushLog();
@@ -143,10 +154,17 @@ export class Descriptions {
     const kinds = this.logKinds;
     const labels = this.logLabels;
     const n = this.logCount;
-    if (n > 8) this.readAhead = t.readAhead(ids, null, 0, n, -1);
+    const bornIds = this.bornIds;
+    const bornHandles = this.bornHandles;
+    if (n > 8 && born < n) this.readAhead = t.readAhead(ids, null, 0, n, -1);
+    let c = 0;
     for (let k = 0; k < n; k++) {
       const id = ids[k];
-      const h = t.lookup(id);
+      let h: number;
+      // The next life begun in this frame, when it has this id and is still open: an open life is
+      // its id's newest (what the id map would give) and was recorded in this frame.
+      if (c < born && bornIds[c] === id && !t.isEnded(bornHandles[c])) h = bornHandles[c++];
+      else h = t.lookup(id);
       if (h >= 0 && t.lastFrame(h) === frame) {
         t.kindOf[h] = t.internKind(kinds[k]);
         t.labels[h] = labels[k];
@@ -160,8 +178,16 @@ export class Descriptions {
     this.logCount = 0;
   }
 
-  /** A new life of `id` (handle `h`) takes the description waiting for it, if any. */
+  /**
+   * A new life of `id` (handle `h`) in the frame being resolved: noted for `afterFrame`, and it takes
+   * the description waiting for it, if any.
+   */
   public onNewLife(id: number, h: number): void {
+    const c = this.bornCount;
+    if (c === this.bornIds.length) this.growBorn();
+    this.bornIds[c] = id;
+    this.bornHandles[c] = h;
+    this.bornCount = c + 1;
     if (this.pending.count === 0) return;
     const e = this.pending.find(id);
     if (e >= 0) this.apply(e, h);
@@ -173,6 +199,7 @@ export class Descriptions {
     this.logLabels.fill(undefined, 0, this.logCount);
     this.logCount = 0;
     this.logFrame = -1;
+    this.bornCount = 0;
   }
 
   /** Moves the log (of a frame that did not resolve) to the waiting descriptions. */
@@ -188,6 +215,15 @@ export class Descriptions {
   private forget(id: number): void {
     const e = this.pending.find(id);
     if (e >= 0) this.pending.remove(e);
+  }
+
+  private growBorn(): void {
+    const ids = new Int32Array(this.bornIds.length * 2);
+    ids.set(this.bornIds);
+    this.bornIds = ids;
+    const handles = new Int32Array(ids.length);
+    handles.set(this.bornHandles);
+    this.bornHandles = handles;
   }
 
   private growLog(): void {

@@ -92,6 +92,33 @@ describe('Recorder: descriptions of churning lives', () => {
     expect(warningsOf(r)).toEqual([]);
   });
 
+  it('describes the newest life of an id begun twice in a frame, and lives described in another order', () => {
+    const r = quiet();
+    const t = r.entities;
+    r.beginFrame(0, 1 / 60);
+    r.entity(1, 0, 0, 0, 0, 0, 0, 1, 0);
+    r.endFrame();
+    r.beginFrame(1 / 60, 1 / 60);
+    // Id 5 begins a life, is despawned after its entry, and begins another in the same frame.
+    r.entity(5, 0, 0, 0, 0, 0, 0, 1, 0);
+    r.despawn(5);
+    r.entity(5, 0, 0, 0, 0, 0, 0, 1, 0);
+    for (let id = 10; id < 20; id++) r.entity(id, 0, 0, 0, 0, 0, 0, 1, 0);
+    r.entity(1, 0, 0, 0, 0, 0, 0, 1, 0); // continues
+    r.describe(5, 'second');
+    for (let id = 19; id >= 10; id--) r.describe(id, 'reversed', `${id}`);
+    r.describe(1, 'old');
+    r.endFrame();
+    const lives5 = Array.from({ length: t.highWater }, (_, h) => h).filter((h) => t.used[h] === 1 && t.ids[h] === 5);
+    expect(lives5.map((h) => [t.isEnded(h), t.kindOf[h] < 0 ? '-' : t.kinds[t.kindOf[h]]])).toEqual([
+      [true, '-'],
+      [false, 'second'],
+    ]);
+    const named = (id: number): string => `${t.kinds[t.kindOf[t.lookup(id)]]}/${t.labels[t.lookup(id)] ?? ''}`;
+    expect([10, 15, 19, 1].map(named)).toEqual(['reversed/10', 'reversed/15', 'reversed/19', 'old/']);
+    expect(warningsOf(r)).toEqual([]);
+  });
+
   it('repairs an invalid kind on every call, also after a valid one and before it', () => {
     const r = quiet();
     const bad = 'x\uD800';

@@ -52,6 +52,29 @@ function lives(r: Recorder, f: number): string[] {
   return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
 }
 
+/** The lives the ring names whose last frame or end differ from the model's, as `id@spawn`. */
+function endsOf(r: Recorder, model: LivesModel): string[] {
+  const t = r.entities;
+  const byLife = new Map(model.all.map((l) => [`${l.id}@${l.spawn}`, l]));
+  const seen = new Set<number>();
+  const wrong: string[] = [];
+  const e = new EntityBuffer();
+  for (let f = r.reader.oldestFrame; f <= r.reader.newestFrame; f++) {
+    r.reader.readEntities(f, e);
+    for (let i = 0; i < e.count; i++) {
+      const h = e.handles[i];
+      if (seen.has(h)) continue;
+      seen.add(h);
+      const life = byLife.get(`${t.ids[h]}@${t.spawnFrames[h]}`);
+      if (life === undefined || t.lastFrame(h) !== life.last || t.isEnded(h) !== life.ended)
+        wrong.push(
+          `${t.ids[h]}@${t.spawnFrames[h]}: ${t.lastFrame(h)} ${t.isEnded(h)}, model ${life?.last} ${life?.ended}`,
+        );
+    }
+  }
+  return wrong;
+}
+
 describe('EntityResolver (through the Recorder)', () => {
   // The WebAssembly match, its JavaScript twin, and a ring that holds more lives than the entity
   // table starts with (60 frames held need more handles than the 800 it starts with).
@@ -112,6 +135,9 @@ describe('EntityResolver (through the Recorder)', () => {
         });
         r.endFrame();
         expect(lives(r, f)).toEqual(model.frame(f, ops));
+        // Every life the ring names reports the model's last frame and end: open lives through the
+        // table's one `openFrame`, the dead ones through the frame their death wrote.
+        if (f % 16 === 15) expect(endsOf(r, model)).toEqual([]);
       }
       expect(fullScans).toBeGreaterThan(10);
       expect(r.reader.frameCount).toBe(held);

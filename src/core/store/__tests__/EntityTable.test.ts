@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeathQueue } from '../../record/DeathQueue';
-import { EntityTable } from '../EntityTable';
+import { EntityTable, OPEN_LIFE } from '../EntityTable';
 
 /** A small deterministic generator (xorshift32), in [0, 1). */
 function rng(seed: number): () => number {
@@ -99,6 +99,61 @@ describe('EntityTable', () => {
       9,
     ]);
     expect(t.lookup(3)).toBe(-1);
+  });
+
+  it('moves the last frame of every open life at once, and fixes the last frame of one life when it ends or dies', () => {
+    const t = new EntityTable(16, 1 << 20);
+    t.seenOpenLives(4);
+    const a = t.allocate(1, 4, true);
+    const b = t.allocate(2, 4, true);
+    const c = t.allocate(3, 4); // not open: its last frame is its spawn frame until set
+    expect([t.lastSeen[a], t.lastFrame(a), t.lastFrame(c)]).toEqual([OPEN_LIFE, 4, 4]);
+    t.seenOpenLives(9); // both open lives were recorded in every frame up to 9: no per-life write
+    expect([t.lastFrame(a), t.lastFrame(b), t.lastFrame(c), t.isEnded(a)]).toEqual([9, 9, 4, false]);
+    t.end(a); // despawned while open: ends at the newest frame, and stays there
+    t.setLastFrame(b, 9, false); // died by absence after frame 9
+    t.seenOpenLives(12);
+    expect([t.lastFrame(a), t.isEnded(a), t.lastFrame(b), t.isEnded(b)]).toEqual([9, true, 9, false]);
+    t.clear();
+    expect(t.openFrame).toBe(-1);
+  });
+
+  it('releases a run of a ring of handles in one batch: each once, across the wrap, the rest untouched', () => {
+    for (const sparse of [false, true]) {
+      const t = new EntityTable(16, 1 << 20, undefined, sparse);
+      const h = Array.from({ length: 10 }, (_, k) => t.allocate(100 + k, 0));
+      t.release(h[5]); // already free: not counted again
+      // A ring of 8 slots, the run starting at slot 6: slots 6, 7, 0, 1, 2 (handle 3 twice).
+      const ring = new Int32Array([h[1], h[3], h[3], h[8], h[9], h[7], h[0], h[5]]);
+      t.releaseAll(ring, 6, 5, 7);
+      const used = h.map((x) => t.used[x]);
+      expect(used).toEqual([0, 0, 1, 0, 1, 0, 1, 1, 1, 1]);
+      expect(t.liveCount).toBe(6);
+      expect([t.lookup(100), t.lookup(103), t.lookup(102)]).toEqual([-1, -1, h[2]]);
+      // The freed handles go to new lives, whose ids map to them.
+      const again = [t.allocate(7, 1), t.allocate(8, 1), t.allocate(9, 1), t.allocate(10, 1)];
+      expect([...again].sort((x, y) => x - y)).toEqual([h[0], h[1], h[3], h[5]].sort((x, y) => x - y));
+      expect(again.map((x, k) => t.lookup(7 + k) === x)).toEqual([true, true, true, true]);
+      expect(t.liveCount).toBe(10);
+    }
+  });
+
+  it('drops a released label when its handle gets a new life, and every label on clear', () => {
+    const t = new EntityTable(16, 1 << 20);
+    const a = t.allocate(1, 0);
+    const b = t.allocate(2, 0);
+    t.labels[a] = 'kept while held';
+    t.labels[b] = 'Bolt';
+    const ring = new Int32Array([b, 0]);
+    t.releaseAll(ring, 0, 1, 1);
+    expect(t.used[b]).toBe(0);
+    const c = t.allocate(3, 5);
+    expect(c).toBe(b);
+    expect([t.labels[a], t.labels[c]]).toEqual(['kept while held', undefined]);
+    t.clear();
+    expect(t.labels.length).toBe(0);
+    expect(t.allocate(4, 6)).toBe(0);
+    expect(t.labels[0]).toBeUndefined();
   });
 
   it('interns kinds to stable indices, however they alternate', () => {

@@ -328,7 +328,8 @@
   ;; and the life's index in the newest list that holds it); then the hash's mask and shift, the
   ;; largest id + 1, the previous frame's entry count, the previous frame's handles, `taken` (a byte
   ;; per entry of the previous frame: 0 while its life may continue, 1 once it did, 2 once
-  ;; despawned) and (word 14) the births listed so far, read and written back.
+  ;; despawned), (word 14) the births listed so far, read and written back, and (word 15) what the
+  ;; reading ahead of an out-of-place entry loaded (written, never read).
   ;;
   ;; From entry i up to end, with m = i - dropped, while the entry continues a life of the previous
   ;; frame, at index j there: taken[j] = 1, the life's handle prevHandles[j] and its id go to this
@@ -351,7 +352,7 @@
     (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32) (local $pend i32)
     (local $ph i32) (local $taken i32) (local $k i32) (local $id i32) (local $s i32) (local $a i32)
     (local $j i32) (local $h i32) (local $key i32) (local $m i32) (local $vh v128) (local $near i32)
-    (local $room i32) (local $births i32) (local $nb i32)
+    (local $room i32) (local $births i32) (local $nb i32) (local $touch i32)
     (local.set $ids (i32.load (local.get $hdr)))
     (local.set $flags (i32.load offset=4 (local.get $hdr)))
     (local.set $pids (i32.load offset=8 (local.get $hdr)))
@@ -414,6 +415,18 @@
               (i32.and (i32.lt_s (local.get $i) (local.get $pend))
                 (i32.eq (local.get $id) (i32.load (i32.add (local.get $pids) (local.get $k)))))
               (i32.eqz (i32.load8_u (i32.add (local.get $taken) (local.get $i))))))
+          ;; reading ahead: the home slot of the entry 32 ahead, so that its cache miss overlaps
+          ;; the ones between (a mispredicted branch, frequent in a reordered frame, empties the
+          ;; out-of-order window and the loads in it). The id read may lie past `end` or past the
+          ;; staged ids' column (in the lists after it, inside the block): any word gives a slot
+          ;; inside the hash. What the loads found is stored in header word 15, so that they stay.
+          (local.set $touch
+            (i32.or (local.get $touch)
+              (i32.load (i32.add (local.get $slots)
+                (i32.shl
+                  (i32.shr_u (i32.mul (i32.load offset=128 (i32.add (local.get $ids) (local.get $k))) (i32.const 0x9e3779b1))
+                    (local.get $shift))
+                  (i32.const 3))))))
           ;; a probe
           (local.set $s (i32.shr_u (i32.mul (local.get $id) (i32.const 0x9e3779b1)) (local.get $shift)))
           (loop $probe
@@ -455,5 +468,6 @@
         (br $next)))
     (i32.store offset=12 (local.get $hdr) (local.get $room))
     (i32.store offset=56 (local.get $hdr) (local.get $nb))
+    (i32.store offset=60 (local.get $hdr) (local.get $touch))
     (local.get $i))
 )

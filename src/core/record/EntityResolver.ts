@@ -55,6 +55,7 @@ const L_PREV_HANDLES = 12;
 const L_TAKEN = 13;
 /** Entries in the births list (`match` appends, `resolve` empties it after each call). */
 const L_BIRTH_COUNT = 14;
+/** Word 15 is `match`'s: what its reading ahead loaded (written so that the loads stay, never read). */
 
 /** `n` bytes rounded up to a multiple of 16. */
 function pad16(n: number): number {

@@ -216,8 +216,8 @@ const FULL: FrameSpec = {
       ],
       offsets: [1, 2, 3, 4, 5, 6],
     },
-    // A record naming a row past the entity count: its bones are decoded, no row points at them.
-    { row: 9, rotations: [[S, 0, 0, S]], offsets: [7, 8, 9] },
+    // A record naming the row just past the entity count: its bones are decoded, no row points at them.
+    { row: 3, rotations: [[S, 0, 0, S]], offsets: [7, 8, 9] },
     {
       row: 0,
       rotations: [
@@ -241,7 +241,7 @@ const FULL: FrameSpec = {
   ],
   display: [
     { row: 1, visible: true, sx: 2, sy: 3, alpha16: 65535, texture: 0 },
-    { row: 5, visible: true, sx: 9, sy: 9, alpha16: 1, texture: 1 }, // past the entity count: skipped
+    { row: 3, visible: true, sx: 9, sy: 9, alpha16: 1, texture: 1 }, // just past the entity count: skipped
     { row: 0, visible: false, sx: -1, sy: 0.5, alpha16: 32768, texture: NO_TEXTURE },
   ],
 };
@@ -334,9 +334,13 @@ describe('FrameReader: entities, bones and display state', () => {
 
   it('decodes the bones of each record, skipping the row of a record past the entity count', () => {
     const r = readerOf(ringWith(FULL));
-    const e = new EntityBuffer();
+    const e = new EntityBuffer(4);
+    e.boneStart[3] = 77;
+    e.boneCount[3] = 78;
     r.readEntities(5, e);
-    // Records in order: row 2 (2 bones) at 0, row 9 (1 bone, no row) at 2, row 0 (3 bones) at 3.
+    expect([e.boneStart[3], e.boneCount[3]]).toEqual([77, 78]);
+    // Records in order: row 2 (2 bones) at 0, row 3 (1 bone, no row) at 2, row 0 (3 bones) at 3.
+    // Nothing is written for row 3 (`idx < n` → `<=`): the slots past the count keep what they held.
     expect(e.boneTotal).toBe(6);
     expect([...e.boneStart.subarray(0, 3)]).toEqual([3, -1, 0]);
     expect(e.boneCount[0]).toBe(3);
@@ -379,8 +383,9 @@ describe('FrameReader: entities, bones and display state', () => {
     expect(e.alphas[1]).toBe(1);
     expect(e.textures[0]).toBe(-1);
     expect(e.textures[1]).toBe(0);
-    // The record for row 5 (past the count) wrote nothing: row 2 keeps zeros.
+    // The record for row 3 (past the count; `i >= n` → `>`) wrote nothing: rows 2 and 3 keep zeros.
     expect(e.display[2]).toBe(0);
+    expect([e.display[3], e.scales[6], e.scales[7], e.alphas[3], e.textures[3]]).toEqual([0, 0, 0, 0, 0]);
     expect(e.display.length).toBeGreaterThanOrEqual(3);
     // Reading a frame with display state again clears rows that had some in the frame before.
     e.display.fill(0xff);

@@ -332,6 +332,44 @@ describe('FrameReader: entities, bones and display state', () => {
     expect([...e.rotations.subarray(0, 12)]).toEqual([...q(0, 0, S, S), ...q(0.5, 0.5, 0.5, 0.5), ...q(S, 0, 0, S)]);
   });
 
+  it('writes nothing past the rows, the bones and the events in use (`i < n` → `<=` in each loop)', () => {
+    const r = readerOf(ringWith(FULL));
+    const e = new EntityBuffer(16, 16);
+    e.handles.fill(-5);
+    e.flags.fill(5);
+    e.positions.fill(-5);
+    e.rotations.fill(-5);
+    e.boneRotations.fill(-5);
+    e.boneOffsets.fill(-5);
+    e.ensureDisplay(16);
+    e.display.fill(5);
+    r.readEntities(5, e);
+    expect([e.handles[3], e.flags[3], e.positions[9], e.rotations[12]]).toEqual([-5, 5, -5, -5]);
+    expect([e.boneRotations[6 * 4], e.boneOffsets[6 * 3]]).toEqual([-5, -5]);
+    expect(e.display[3]).toBe(5);
+    const ev = new EventBuffer();
+    ev.ensure(4);
+    ev.kinds.fill(99);
+    ev.subjects.fill(99);
+    ev.data.fill(-5);
+    r.readEvents(5, ev);
+    expect([ev.kinds[2], ev.subjects[2], ev.data[8]]).toEqual([99, 99, -5]);
+    const p = new PrimitiveBuffer();
+    r.readPrimitives(5, 0xffffffff, p);
+    expect(p.textBytes[13]).toBe(0); // one byte past the last text (its record is followed by an event)
+  });
+
+  it('timing and rows of a frame stored at word 0 of the arena (`at < 0` → `<= 0`, row 0)', () => {
+    const r = readerOf(ringWith(FULL));
+    expect(r.offsetOf(5)).toBe(0);
+    const out = new Float64Array(2);
+    expect(r.timingInto(5, out, 0)).toBe(true);
+    expect([...out]).toEqual([12.345678901234, Math.fround(1 / 60)]);
+    const pos = new Float32Array(3);
+    expect(r.positionAt(5, 0, pos, 0)).toBe(true);
+    expect([...pos]).toEqual([1.5, -2.25, 3]);
+  });
+
   it('decodes the bones of each record, skipping the row of a record past the entity count', () => {
     const r = readerOf(ringWith(FULL));
     const e = new EntityBuffer(4);
@@ -495,17 +533,19 @@ describe('FrameReader: primitives and events', () => {
   });
 
   it('grows the buffer past the count hint', () => {
-    // decodePrimitives over a section whose count word says 1 while it holds 20 records.
+    // decodePrimitives over a section whose count word says 1 while it holds 40 records, 27 of them
+    // kept: past the 16 rows `ensure(1)` gives (`count >= length` → `>` / `<` / `false`, `count + 1` → `- 1`).
     const ring = ringWith({
       frame: 0,
       time: 0,
       dt: 0,
-      prims: Array.from({ length: 20 }, (_, i) => ({ type: 0, channel: i % 3, color: i, floats: [i, i, i, 1] })),
+      prims: Array.from({ length: 40 }, (_, i) => ({ type: 0, channel: i % 3, color: i, floats: [i, i, i, 1] })),
     });
     const start = ring.offsetOf(0) + HEADER_WORDS;
     const p = new PrimitiveBuffer();
-    decodePrimitives(ring.u32, ring.f32, ring.u8, start, start + 100, 1, 0b101, p);
-    const kept = Array.from({ length: 20 }, (_, i) => i).filter((i) => i % 3 !== 1);
+    decodePrimitives(ring.u32, ring.f32, ring.u8, start, start + 200, 1, 0b101, p);
+    const kept = Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 3 !== 1);
+    expect(kept.length).toBe(27);
     expect(p.count).toBe(kept.length);
     expect([...p.colors.subarray(0, p.count)]).toEqual(kept);
     expect(kept.map((_, k) => p.data[k * PRIM_FLOATS])).toEqual(kept);
@@ -542,6 +582,23 @@ describe('FrameReader: lookups by row', () => {
     expect(r.indexOf(4, 7)).toBe(-1);
   });
 
+  it('finds handle 0 and ignores a hint whose word is not a row (`hint >= 0` → `< 0`, `base + hint` → `-`)', () => {
+    const e = (handle: number) => ({ handle, flags: 0, pos: [0, 0, 0], q: [0, 0, 0, 1] });
+    // One display record: the header word just before the rows (display words) reads 4.
+    const r = readerOf(
+      ringWith({
+        frame: 0,
+        time: 0,
+        dt: 0,
+        entities: [e(4), e(0), e(9)],
+        display: [{ row: 0, visible: true, sx: 1, sy: 1, alpha16: 0, texture: 0 }],
+      }),
+    );
+    expect(r.indexOf(0, 4, 1)).toBe(0);
+    expect(r.indexOf(0, 0)).toBe(1);
+    expect(r.indexOf(0, 9, 0)).toBe(2);
+  });
+
   it('a hint past the count that names a stale word is not taken', () => {
     // Frame 1 has one row (handle 3); frame 0 before it held three, so the words after frame 1's
     // row are those of another section, not rows.
@@ -574,6 +631,8 @@ describe('FrameReader: lookups by row', () => {
     expect([...out]).toEqual([-1, -1, -1, -1, -1]);
     expect([r.flagsAt(5, 0), r.flagsAt(5, 1), r.flagsAt(5, 2)]).toEqual([0x81, 2, 0]);
     expect([r.flagsAt(5, 3), r.flagsAt(5, -1), r.flagsAt(4, 0)]).toEqual([0, 0, 0]);
+    // A frame not held: row 1 would read frame 5's row 0 (flags 0x81) through offset -1.
+    expect(r.flagsAt(4, 1)).toBe(0);
   });
 });
 
@@ -629,8 +688,23 @@ describe('read buffers', () => {
     expect([e.display.length, e.scales.length]).toEqual([70, 140]);
   });
 
+  it('new buffers start empty, with no flags set', () => {
+    const h = new FrameHeader();
+    expect([h.truncated, h.hasCamera, h.fieldsOverBudget, h.frame, h.camera.length]).toEqual([
+      false,
+      false,
+      false,
+      0,
+      8,
+    ]);
+    const e = new EntityBuffer();
+    expect([e.hasDisplay, e.count, e.boneTotal]).toEqual([false, 0, 0]);
+  });
+
   it('PrimitiveBuffer and EventBuffer grow keeping their content; text() reads long texts whole', () => {
     const p = new PrimitiveBuffer(1);
+    expect(p.types.length).toBe(16);
+    p.ensure(16); // `n <= length` → `<` / `false`: no growth at the capacity
     expect(p.types.length).toBe(16);
     p.types[0] = 4;
     p.channels[0] = 3;

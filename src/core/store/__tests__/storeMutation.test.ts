@@ -45,8 +45,10 @@ describe('ChannelRegistry', () => {
     expect(r.usedMask).toBe((1 << 3) | (1 << 4));
     // Registering an existing name returns its index (options ignored) and marks it used.
     expect(r.register('physics', { color: 1, budget: 99 })).toBe(1);
+    expect(r.register('ai')).toBe(0); // index 0 is found too (`existing >= 0` → `> 0`)
+    expect(r.count).toBe(5);
     expect(r.register('nav', { budget: 3 })).toBe(3);
-    expect(r.usedMask).toBe((1 << 1) | (1 << 3) | (1 << 4));
+    expect(r.usedMask).toBe((1 << 0) | (1 << 1) | (1 << 3) | (1 << 4));
     expect(r.list()[1]).toEqual({ index: 1, name: 'physics', color: 0x4dd2ff, budget: 10 });
     expect(r.budgets[3]).toBe(10);
     r.markUsed(1 << 7);
@@ -80,6 +82,10 @@ describe('ChannelRegistry', () => {
       'rewindable: cannot register channel "one more": all 32 channels are in use',
     );
     expect(r.register('c31')).toBe(31); // an existing name still answers
+    const long = 'L'.repeat(70);
+    expect(() => r.register(long)).toThrow(
+      `rewindable: cannot register channel "${'L'.repeat(64)}": all 32 channels are in use`,
+    );
     expect(r.totalBudget()).toBe(32);
   });
 
@@ -101,6 +107,10 @@ describe('ChannelRegistry', () => {
     expect([r.count, r.indexOf('b'), r.budgets[4], r.usedMask]).toEqual([4, -1, 0, 1 << 3]);
     expect(() => r.setBudget(3, 9)).toThrow('rewindable: channel 3 cannot take budget 9: no room');
     expect(r.budgets[3]).toBe(7);
+    const long = 'q'.repeat(65);
+    expect(() => r.register(long)).toThrow(
+      `rewindable: cannot register channel "${'q'.repeat(64)}" with budget 10: no room`,
+    );
     refuse = false;
     expect(r.register('b')).toBe(4);
     expect(r.list()[4]).toEqual({ index: 4, name: 'b', color: 0xffffff, budget: 10 });
@@ -179,6 +189,16 @@ describe('StaticLayers with an encoder', () => {
     expect(layers.get('b')).toBeUndefined();
     const c = layers.setEncoded('c', new Uint32Array(2), 1);
     expect([c.version, layers.list().map((l) => l.name)]).toEqual([5, ['a', 'c']]);
+  });
+
+  it('names the layer, cut to 64 characters, in its errors', () => {
+    const long = 'w'.repeat(70);
+    expect(() => new StaticLayers().set(long, () => {})).toThrow(
+      `rewindable: cannot draw static layer "${'w'.repeat(64)}": these layers were loaded from a replay file; use setEncoded`,
+    );
+    expect(() => new StaticLayers(encoder(() => MAX_STATIC_BYTES + 4)).set(long, () => {})).toThrow(
+      `rewindable: static layer "${'w'.repeat(64)}" would bring the layers to ${MAX_STATIC_BYTES + 4} bytes`,
+    );
   });
 
   it('refuses a bad name', () => {

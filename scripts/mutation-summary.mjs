@@ -6,7 +6,7 @@
 // `mutationScore`: (killed + timeout) / (killed + timeout + survived + no coverage); compile and
 // runtime errors and ignored mutants are left out. A second score leaves out the survivors that
 // docs/testing.md lists as equivalent in its machine-read table ("Equivalent mutants by location":
-// file, line, mutator, replacement, reason); listed entries that match no surviving mutant are
+// file, line or line:column, mutator, replacement or `*`, reason); listed entries that match no surviving mutant are
 // printed, since line numbers move. Files of src/core and src/replay that Stryker mutates but no
 // report holds are listed, so a partial aggregate says so.
 //
@@ -85,11 +85,12 @@ function listedEquivalents() {
     if (/^#+ /.test(line)) inTable = /Equivalent mutants by location/i.test(line);
     if (!inTable || !line.startsWith('|') || /^\|\s*-/.test(line)) continue;
     const [file, at, mutator, replacement, reason] = cells(line);
-    const lineNo = Number(at);
+    const [lineNo, column] = at.split(':').map(Number);
     if (!Number.isInteger(lineNo)) continue; // the header row
     out.push({
       file: `src/${unquote(file).replace(/^src\//, '')}`,
       line: lineNo,
+      column: Number.isInteger(column) ? column : null,
       mutator: unquote(mutator),
       replacement: squash(unquote(replacement)),
       reason,
@@ -104,6 +105,7 @@ const equivalents = listedEquivalents();
 function isListedEquivalent(file, m) {
   for (const e of equivalents) {
     if (e.file !== file || e.line !== m.location.start.line || e.mutator !== m.mutatorName) continue;
+    if (e.column !== null && e.column !== m.location.start.column) continue;
     if (e.replacement !== '*' && e.replacement !== squash(m.replacement ?? '')) continue;
     e.used++;
     return true;
@@ -204,5 +206,6 @@ if (stale.length > 0) {
   console.log(
     `\nListed as equivalent but matching no surviving mutant of the reports (${stale.length}; moved lines?):`,
   );
-  for (const e of stale) console.log(`  ${e.file}:${e.line} ${e.mutator} → ${e.replacement}`);
+  for (const e of stale)
+    console.log(`  ${e.file}:${e.line}${e.column === null ? '' : `:${e.column}`} ${e.mutator} → ${e.replacement}`);
 }

@@ -595,6 +595,7 @@ describe('FrameReader: lookups by row', () => {
       }),
     );
     expect(r.indexOf(0, 4, 1)).toBe(0);
+    expect(r.indexOf(0, 4)).toBe(0); // the default hint -1 must not read that word either
     expect(r.indexOf(0, 0)).toBe(1);
     expect(r.indexOf(0, 9, 0)).toBe(2);
   });

@@ -8,9 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BONES } from '../../format/layout';
 import { QUAT_IDENTITY_BITS, encodeQuat } from '../../math/quat';
 import {
+  MAX_ARENA_BYTES,
   MAX_CHANNEL_BUDGET,
   MAX_COLOR,
+  MAX_ENTITIES_PER_FRAME,
+  MAX_ENTITY_ID,
+  MAX_FRAMES,
+  MAX_KINDS,
+  MAX_STATIC_BYTES,
+  MAX_STATIC_LAYERS,
   MAX_STRING_LENGTH,
+  USER_FLAGS_MASK,
   channelBudgetProblem,
   colorProblem,
   firstNonFiniteF32,
@@ -26,6 +34,19 @@ import { WarnOnce } from '../WarnOnce';
 
 /** 2^128 − 2^104: the largest double that rounds to the largest float32 rather than to Infinity. */
 const F32_EDGE = 2 ** 128 - 2 ** 104;
+
+describe('limits', () => {
+  it('are the values docs/replay-format.md states', () => {
+    // `256 * 1024 * 1024` → `256 * 1024 / 1024` or `256 / 1024 * 1024`, and the like.
+    expect([MAX_STRING_LENGTH, MAX_KINDS, MAX_STATIC_LAYERS, MAX_STATIC_BYTES]).toEqual([
+      65536, 65536, 4096, 268435456,
+    ]);
+    expect([MAX_CHANNEL_BUDGET, MAX_COLOR, MAX_FRAMES, MAX_ENTITIES_PER_FRAME]).toEqual([
+      1048576, 0xffffff, 1048576, 1048576,
+    ]);
+    expect([MAX_ENTITY_ID, MAX_ARENA_BYTES, USER_FLAGS_MASK]).toEqual([1073741824, 1073741824, 0x7f]);
+  });
+});
 
 describe('isFiniteF32 / isPositiveF32', () => {
   it('accepts what a float32 holds finitely and refuses what rounds to Infinity', () => {
@@ -226,6 +247,13 @@ describe('skeletonProblem', () => {
     expect(skeletonProblem(chain)).toBeNull();
     chain.push(MAX_BONES - 1);
     expect(skeletonProblem(chain)).toBe(`has ${MAX_BONES + 1} bones; at most ${MAX_BONES} are allowed`);
+  });
+
+  it('refuses a bone count below 0 (`n >= 0` → `true`)', () => {
+    expect(skeletonProblem({ length: -1 } as ArrayLike<number>)).toBe(`has -1 bones; at most ${MAX_BONES} are allowed`);
+    expect(skeletonProblem({ length: Number.NaN } as ArrayLike<number>)).toBe(
+      `has NaN bones; at most ${MAX_BONES} are allowed`,
+    );
   });
 
   it('refuses parents out of range or not integers, naming the bone', () => {

@@ -188,6 +188,7 @@ describe('MapReader and WarningList', () => {
     w.finish();
     expect(w.list.map((x) => x.message)).toEqual(['u0', 'u1', 'b', '2 more warnings were not listed']);
     expect(heard.map((x) => x.message)).toEqual(['u0', 'u1', 'b']);
+    expect(w.list[3].code).toBe('UNKNOWN_FIELD');
     w.finish(); // the count is reported once
     expect(w.list).toHaveLength(4);
     const none = new WarningList(2, null);

@@ -383,7 +383,9 @@ export class FieldStage {
         }
         w += blockWords(types, k, listed);
       } else w = writeBlock(target, w, rows, k, keys[order[k - 1]] - first !== k - 1, order, keys, ordering.inOrder);
-      ordering.assignKinds(target.u32, entityBase, entities, rows, k);
+      // Rows in staging order and contiguous (the usual frame): the entity words in a row, no order to follow.
+      if (ordering.inOrder && !listed) FieldOrder.assignKindsOf(target.u32, entityBase, first, k, entities, rows);
+      else ordering.assignKinds(target.u32, entityBase, entities, rows, k);
     }
     return w - start;
   }

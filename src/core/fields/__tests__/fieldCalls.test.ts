@@ -122,6 +122,8 @@ describe('field calls: per-entity calls of alternating kinds', () => {
           got.push(...out.subarray(0, id % 2 === 1 && k === 2 ? 3 : 1));
         }
         expect(got, `frame ${f} entity ${id}`).toEqual(row.want);
+        // Lives recorded with fields and never described take their schema's kind.
+        expect(r.entities.kinds[r.entities.kindOf[h]], `kind, frame ${f} entity ${id}`).toBe(id % 2 === 0 ? 'a' : 'b');
         expect((reader.flagsAt(f, e) & 128) !== 0, `SANITIZED, frame ${f} entity ${id}`).toBe(row.bad > 0);
       }
     }

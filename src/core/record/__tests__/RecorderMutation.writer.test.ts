@@ -246,3 +246,46 @@ describe('FrameWriter and the field rows', () => {
     }
   });
 });
+
+describe('a frame whose reservation evicts the frame before it', () => {
+  for (const [name, options] of [
+    ['frames larger than half the arena (the previous frame sits at word 0)', { maxFrames: 8 }],
+    ['a ring of one frame', { maxFrames: 1, arenaBytes: 1 << 16 }],
+  ] as const) {
+    it(`${name}: a NaN position still takes the entity's previous position`, () => {
+      // Kills FrameWriter's eviction watch: `evictWatch = frame - 1` → `frame + 1`,
+      // `offsetOf(frame - 1)` → `offsetOf(frame + 1)`, `frame === evictWatch` → `false`/`!==`, and
+      // `evictWatchAt >= 0` → `> 0` (the evicted frame is at word 0 here).
+      const r = quiet({ arenaBytes: ARENA_BYTES, maxEntitiesPerFrame: 200, ...options });
+      const n = 60; // 322 words: each frame evicts the one before
+      for (let f = 0; f < 4; f++) {
+        r.beginFrame(f, 1);
+        for (let i = 0; i < n; i++) {
+          const bad = f > 0 && i % 7 === f;
+          r.entity(
+            i,
+            bad ? Number.NaN : 10 * i + f,
+            bad ? Number.POSITIVE_INFINITY : -i - f,
+            bad ? Number.NaN : f * 0.5,
+            0,
+            0,
+            0,
+            1,
+          );
+        }
+        r.endFrame();
+        expect(r.reader.frameCount).toBe(1);
+        expect(r.reader.offsetOf(f)).toBe(0);
+        const e = new EntityBuffer();
+        expect(r.reader.readEntities(f, e, false)).toBe(true);
+        for (let i = 0; i < n; i++) {
+          const bad = f > 0 && i % 7 === f;
+          // A repaired entry holds the previous frame's (already good) position.
+          const want = bad ? [10 * i + f - 1, -i - f + 1, (f - 1) * 0.5] : [10 * i + f, -i - f, f * 0.5];
+          expect([f, i, ...e.positions.subarray(i * 3, i * 3 + 3)]).toEqual([f, i, ...want]);
+        }
+      }
+      expect(r.stats.framesEvicted).toBe(3);
+    });
+  }
+});

@@ -111,7 +111,8 @@ export class Recorder {
     // One buffer for the kernel's staging columns, the resolver's block (staged ids and flags, the
     // lives of this frame and the previous one, the hash of open lives) and the arena, so that the
     // kernel writes frames in place and matches entries to lives.
-    const arenaBytes = o.arenaBytes >= 1024 ? Math.floor(o.arenaBytes / 8) * 8 : 0;
+    // validateRecorderOptions guarantees at least 1,024 bytes.
+    const arenaBytes = Math.floor(o.arenaBytes / 8) * 8;
     const handleCapacity = Math.max(16, Math.min(o.maxEntitiesPerFrame * 2, 1 << 16));
     const block = EntityResolver.layout(o.maxEntitiesPerFrame);
     // After the arena: the field area, where columns calls stage blocks that endFrame moves in one copy.

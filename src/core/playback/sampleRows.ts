@@ -100,7 +100,8 @@ export function blendBones(
  * `fromB[k]` of `b` (-1: absent). Scale and alpha are blended by the current blend when both
  * frames hold display state for the row; visibility and texture come from the nearer frame (or the
  * only one that has the row). A row without display state in the frame it takes it from has none
- * (`display[k]` 0: a binding leaves the object's own). `fromB` null: the rows are `a`'s, as decoded.
+ * (`display[k]` 0: a binding leaves the object's own). `fromB` null: the rows are `a`'s, as decoded
+ * (the match of one frame, `fromA[k]` = k). Called only when `a` or `b` holds display state.
  */
 export function sampleDisplay(
   a: EntityBuffer,
@@ -110,8 +111,7 @@ export function sampleDisplay(
   n: number,
   out: SampleBuffer,
 ): void {
-  out.hasDisplay = a.hasDisplay || b.hasDisplay;
-  if (!out.hasDisplay) return;
+  out.hasDisplay = true;
   out.ensureDisplay(n);
   const t = seriesCoef[BLEND_T];
   const nearB = t >= 0.5;
@@ -120,7 +120,7 @@ export function sampleDisplay(
   const oa = out.alphas;
   const ot = out.textures;
   for (let k = 0; k < n; k++) {
-    const ia = fromB === null ? k : fromA[k];
+    const ia = fromA[k];
     const ib = fromB === null ? -1 : fromB[k];
     const da = ia >= 0 && a.hasDisplay ? a.display[ia] : 0;
     const db = ib >= 0 && b.hasDisplay ? b.display[ib] : 0;

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EntityBuffer } from '../../read/buffers';
+import { MAX_KINDS } from '../../validate/rules';
+import { quiet, warningsOf } from './helpers';
+
+/**
+ * Recorder's construction and configuration edges that the other recorder tests pass over: the
+ * entity table sized from `maxEntitiesPerFrame`, arenas of odd sizes, the warning when WebAssembly
+ * is missing, and `declareFields` at the kinds limit. Each case names the mutant of Recorder.ts it
+ * kills.
+ */
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('Recorder construction', () => {
+  it('sizes the entity table to two frames of entities, at least 16 and at most 65,536 handles', () => {
+    // Kills `Math.max(16, ...)` → `Math.min` (always 16), `Math.min(n * 2, 1 << 16)` → `Math.max`
+    // (always 65,536 or more) and `n * 2` → `n / 2`.
+    expect(quiet({ maxEntitiesPerFrame: 4 }).entities.capacity).toBe(16);
+    expect(quiet({ maxEntitiesPerFrame: 100 }).entities.capacity).toBe(200);
+    expect(quiet({ maxEntitiesPerFrame: 40_000 }).entities.capacity).toBe(65_536);
+  });
+
+  for (const arenaBytes of [1024, 1031, 4100]) {
+    it(`an arena of ${arenaBytes} bytes holds ${Math.floor(arenaBytes / 8) * 2} words and records into all of them`, () => {
+      // Kills `Math.floor(arenaBytes / 8) * 8` → `/ 8` in the kernel's buffer size (too small for the ring).
+      const r = quiet({ arenaBytes, maxEntitiesPerFrame: 2000 });
+      const words = Math.floor(arenaBytes / 8) * 2;
+      expect(r.ring.arenaWords).toBe(words);
+      // The largest frame that fits: the header and 5 words an entity.
+      const n = Math.floor((words - 22) / 5);
+      r.beginFrame(0, 1);
+      for (let i = 0; i < n; i++) r.entity(i, i + 0.5, -i, 2 * i, 0, 0, 0, 1);
+      r.endFrame();
+      const e = new EntityBuffer();
+      expect(r.reader.readEntities(0, e, false)).toBe(true);
+      expect(e.count).toBe(n);
+      expect(Array.from(e.positions.subarray((n - 1) * 3, n * 3))).toEqual([n - 0.5, 1 - n, 2 * (n - 1)]);
+      expect(r.stats.framesTruncated).toBe(0);
+    });
+  }
+
+  it('warns once when WebAssembly is missing and records with the JavaScript encoder; not when wasm is off', () => {
+    // Kills `o.wasm && fallbackReason !== undefined` → `true` / `false` / `||`, and the message emptied.
+    vi.stubGlobal('WebAssembly', undefined);
+    const r = quiet();
+    expect(r.backend).toBe('js');
+    expect(warningsOf(r)).toHaveLength(1);
+    expect(warningsOf(r)[0]).toMatch(/^rewindable: .+; recording uses the JavaScript encoder \(same bytes, slower\)$/);
+    r.beginFrame(0, 1);
+    r.entity(3, 1, 2, 3, 0, 0, 0, 1);
+    r.endFrame();
+    const e = new EntityBuffer();
+    expect(r.reader.readEntities(0, e, false)).toBe(true);
+    expect(Array.from(e.positions.subarray(0, 3))).toEqual([1, 2, 3]);
+    vi.unstubAllGlobals();
+    const off = quiet({ wasm: false });
+    expect(off.backend).toBe('js');
+    expect(warningsOf(off)).toEqual([]);
+    expect(warningsOf(quiet())).toEqual([]);
+  });
+});
+
+describe('declareFields at the kinds limit', () => {
+  it('refuses a new kind once 65,536 exist, but still declares fields of a kind that exists', () => {
+    // Kills `kinds.length >= MAX_KINDS` → `>` / `true`, `indexOf(kind) < 0` → `<= 0` / `true`, and
+    // `typeof kind === 'string' &&` → `true` (a non-string then fails in the schemas, with their message).
+    const r = quiet();
+    for (let k = 0; k < MAX_KINDS - 1; k++) r.entities.internKind(`k${k}`);
+    // The 65,536th kind is allowed.
+    const last = r.declareFields('last', { hp: 'f32' });
+    expect(r.entities.kinds.length).toBe(MAX_KINDS);
+    expect(last.slots).toBe(1);
+    expect(() => r.declareFields('new', { hp: 'f32' })).toThrow(
+      new RangeError(`rewindable: declareFields: ${MAX_KINDS} kinds exist`),
+    );
+    // k0 is at index 0 of the kinds: found, so allowed.
+    expect(r.declareFields('k0', { hp: 'f32', mp: 'u8' }).slots).toBe(2);
+    expect(r.declareFields('k7', { hp: 'f32' }).slots).toBe(1);
+    expect(r.entities.kinds.length).toBe(MAX_KINDS);
+    // Not a string: refused by the schemas, not counted as a kind.
+    expect(() => r.declareFields(5 as unknown as string, { hp: 'f32' })).toThrow(RangeError);
+    expect(() => r.declareFields(5 as unknown as string, { hp: 'f32' })).not.toThrow(/kinds exist/);
+  });
+});

@@ -169,7 +169,8 @@ export class Sampler {
     } else {
       fa = Math.floor(p) | 0;
       t = p - fa;
-      if (t === 0 || fa >= newest) {
+      // p is clamped to the newest frame, so fa is the newest only with t = 0.
+      if (t === 0) {
         fb = fa;
         t = 0;
       } else {

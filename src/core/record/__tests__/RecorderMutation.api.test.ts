@@ -85,3 +85,84 @@ describe('declareFields at the kinds limit', () => {
     expect(() => r.declareFields(5 as unknown as string, { hp: 'f32' })).not.toThrow(/kinds exist/);
   });
 });
+
+describe('describe and despawn pass the open frame to their stage', () => {
+  /** The kind and label of each life of `id` recorded in the ring, oldest first: "spawnFrame:kind:label". */
+  function lives(r: ReturnType<typeof quiet>, id: number): string[] {
+    const seen = new Map<number, string>();
+    const e = new EntityBuffer();
+    for (let f = r.reader.oldestFrame; f <= r.reader.newestFrame; f++) {
+      r.reader.readEntities(f, e, false);
+      for (let i = 0; i < e.count; i++) {
+        const h = e.handles[i];
+        if (r.entities.ids[h] !== id) continue;
+        const k = r.entities.kindOf[h];
+        seen.set(
+          h,
+          `${r.entities.spawnFrames[h]}:${k >= 0 ? r.entities.kinds[k] : '-'}:${r.entities.labels[h] ?? '-'}`,
+        );
+      }
+    }
+    return [...seen.values()];
+  }
+
+  it('inside a frame, an id not recorded in it names its next life, not the life of the frame before', () => {
+    // Kills `frameOpen ? nextFrame : -1` → `-1` in `describe` (the call would name frame 0's life,
+    // still open when it is made).
+    const r = quiet();
+    r.beginFrame(0, 1);
+    r.entity(5, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    r.beginFrame(1, 1);
+    r.describe(5, 'ghost', 'next'); // 5 is not recorded in frame 1: its life ends, the next is named
+    r.endFrame();
+    r.beginFrame(2, 1);
+    r.entity(5, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    expect(lives(r, 5)).toEqual(['0:-:-', '2:ghost:next']);
+  });
+
+  it("outside a frame, names the newest frame's life while it is open", () => {
+    // Kills `frameOpen ? nextFrame : -1` → `nextFrame` (the call would act as inside frame 1, where 7
+    // is not recorded, and name the next life) and `nextFrame - 1` → `nextFrame + 1`.
+    const r = quiet();
+    r.beginFrame(0, 1);
+    r.entity(7, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    r.describe(7, 'crate', 'first');
+    r.beginFrame(1, 1);
+    r.endFrame();
+    r.beginFrame(2, 1);
+    r.entity(7, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    expect(lives(r, 7)).toEqual(['0:crate:first', '2:-:-']);
+  });
+
+  it('despawn inside a frame ends the life after the entries already staged; outside, after the newest frame', () => {
+    // Kills `frameOpen ? stage.count : -1` → `-1` / `stage.count` in `despawn`.
+    const r = quiet();
+    r.beginFrame(0, 1);
+    r.entity(3, 0, 0, 0, 0, 0, 0, 1);
+    r.entity(4, 0, 0, 0, 0, 0, 0, 1);
+    r.despawn(3); // after its entry: frame 0 is its last
+    r.entity(4, 1, 1, 1, 0, 0, 0, 1); // a duplicate, dropped
+    r.endFrame();
+    r.beginFrame(1, 1);
+    r.entity(3, 0, 0, 0, 0, 0, 0, 1); // a new life
+    r.entity(4, 0, 0, 0, 0, 0, 0, 1); // the same life
+    r.despawn(4); // after its entry
+    r.entity(4, 2, 2, 2, 0, 0, 0, 1); // after the despawn: a new life in the same frame, a duplicate id
+    r.endFrame();
+    r.despawn(3); // outside: frame 1's life of 3 ends
+    r.beginFrame(2, 1);
+    r.entity(3, 0, 0, 0, 0, 0, 0, 1);
+    r.entity(4, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    expect(lives(r, 3)).toEqual(['0:-:-', '1:-:-', '2:-:-']);
+    const e = new EntityBuffer();
+    r.reader.readEntities(1, e, false);
+    expect(e.count).toBe(3);
+    // 4: one life over frames 0 and 1, and one from its entry after the despawn in frame 1 (continued in 2).
+    expect(lives(r, 4)).toEqual(['0:-:-', '1:-:-']);
+  });
+});

@@ -166,3 +166,28 @@ describe('describe and despawn pass the open frame to their stage', () => {
     expect(lives(r, 4)).toEqual(['0:-:-', '1:-:-']);
   });
 });
+
+describe('bones, display and fields before any entity of the frame', () => {
+  it('id -1 (the stage\'s "no entity yet") is refused and counted, and stores nothing', () => {
+    // Kills `s.count === 0` → `false` in `bones`, `display` and `fields` (-1 equals the stage's
+    // lastId before the frame's first entity: the call would attach to entry -1).
+    const r = quiet();
+    const schema = r.declareFields('agent', { hp: 'f32' });
+    r.beginFrame(0, 1);
+    r.bones(-1, 1, [0, 0, 0, 1], [1, 2, 3]);
+    r.display(-1, 2, 2, 0.5, true, -1);
+    r.fields(-1, schema, [42]);
+    r.entity(0, 1, 2, 3, 0, 0, 0, 1);
+    r.endFrame();
+    expect([r.stats.bonesDropped, r.stats.displayDropped, r.stats.fieldRowsDropped]).toEqual([1, 1, 1]);
+    const e = new EntityBuffer();
+    expect(r.reader.readEntities(0, e, true)).toBe(true);
+    expect([e.count, e.boneTotal, e.hasDisplay, e.flags[0]]).toEqual([1, 0, false, 0]);
+    expect(r.entities.kindOf[e.handles[0]]).toBe(-1);
+    expect(warningsOf(r)).toEqual([
+      'rewindable: bones(-1) must follow entity(-1); the bones were dropped',
+      'rewindable: display(-1) must follow entity(-1) in an open frame; dropped',
+      "rewindable: fields(-1) must follow entity(-1) and use a schema of this recorder's declareFields; the fields were dropped",
+    ]);
+  });
+});

@@ -191,3 +191,38 @@ describe('bones, display and fields before any entity of the frame', () => {
     ]);
   });
 });
+
+describe('entity2D over staging that held 3D entries', () => {
+  it('writes z = 0 and a rotation about z only, whatever the slot held before, with the flags repaired as entity() does', () => {
+    // Kills, in entity2D, each staged column's index mutated (`n + 2 * S` → `n - 2 * S`, `2 * S` →
+    // `2 / S`, ...) and the z/qx/qy zeroes left out (the previous frame's values would stay), and the
+    // flags check → `true` (bit 7 and out-of-byte flags stored as given).
+    const a = quiet();
+    const b = quiet();
+    for (const r of [a, b]) {
+      r.beginFrame(0, 1);
+      for (let i = 0; i < 12; i++) r.entity(i, 9, 8, 7 + i, 0.5, -0.5, 0.5, 0.5, 1);
+      r.endFrame();
+    }
+    a.beginFrame(1, 1);
+    b.beginFrame(1, 1);
+    const flags = [0, 1, 127, 128, 200, 255, 300, -1, 0.5, 3, 64, 5];
+    for (let i = 0; i < 12; i++) {
+      const angle = 0.4 * i - 2;
+      a.entity2D(i, i * 2, -3 * i, angle, flags[i]);
+      b.entity(i, i * 2, -3 * i, 0, 0, 0, Math.sin(angle / 2), Math.cos(angle / 2), flags[i]);
+    }
+    a.endFrame();
+    b.endFrame();
+    const words = (r: typeof a): number[] =>
+      Array.from(r.ring.u32.subarray(r.ring.offsetOf(1), r.ring.offsetOf(1) + r.ring.wordsOf(1)));
+    expect(words(a)).toEqual(words(b));
+    const e = new EntityBuffer();
+    a.reader.readEntities(1, e, false);
+    for (let i = 0; i < 12; i++) {
+      expect([e.positions[i * 3 + 2], e.rotations[i * 4], e.rotations[i * 4 + 1]]).toEqual([0, 0, 0]);
+    }
+    expect(a.stats.invalidFlags).toBe(b.stats.invalidFlags);
+    expect(a.stats.invalidFlags).toBe(6);
+  });
+});

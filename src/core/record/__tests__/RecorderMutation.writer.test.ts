@@ -11,6 +11,7 @@ import { EntityBuffer, EventBuffer, FrameHeader, PrimitiveBuffer } from '../../r
 import { FieldValue } from '../../fields/FieldReader';
 import { Playback } from '../../playback/Playback';
 import type { Recorder } from '../Recorder';
+import { Channel } from '../../store/ChannelRegistry';
 import { ALL, quiet, warningsOf } from './helpers';
 
 /**
@@ -288,4 +289,24 @@ describe('a frame whose reservation evicts the frame before it', () => {
       expect(r.stats.framesEvicted).toBe(3);
     });
   }
+});
+
+describe('FrameWriter marks the channels a frame drew on', () => {
+  it('a channel drawn within its budget, and one only over its budget (nothing stored), are both marked used', () => {
+    // Kills `draw.wordCount > 0 || draw.overBudget !== 0` → `&&` (a frame within budget would mark
+    // nothing) and `overBudget !== 0` → `false` (the frame below stores no primitive).
+    const r = quiet();
+    expect(r.channels.usedMask & 0b111).toBe(0);
+    r.beginFrame(0, 1);
+    r.draw.point(Channel.PHYSICS, 0, 0, 0, 1, 0xffffff);
+    r.endFrame();
+    expect(r.channels.usedMask & 0b111).toBe(1 << Channel.PHYSICS);
+    r.channels.setBudget(Channel.ANIMATION, 0);
+    r.beginFrame(1, 1);
+    r.draw.point(Channel.ANIMATION, 0, 0, 0, 1, 0xffffff);
+    r.endFrame();
+    expect(header(r, 1).primitiveCount).toBe(0);
+    expect(header(r, 1).overBudget).toBe(1 << Channel.ANIMATION);
+    expect(r.channels.usedMask & 0b111).toBe((1 << Channel.PHYSICS) | (1 << Channel.ANIMATION));
+  });
 });

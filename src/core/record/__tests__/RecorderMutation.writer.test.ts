@@ -310,3 +310,54 @@ describe('FrameWriter marks the channels a frame drew on', () => {
     expect(r.channels.usedMask & 0b111).toBe((1 << Channel.PHYSICS) | (1 << Channel.ANIMATION));
   });
 });
+
+describe('bones and display state follow their entity through dropped entries', () => {
+  it('each frame, with and without duplicates, with bones only or display only', () => {
+    // Kills the resolver's "keep the kept index" argument `bones.count > 0 || display.count > 0` →
+    // `false` / `&&` (bones or display state would be placed by a stale kept index).
+    const r = quiet({ maxFrames: 16 });
+    const tex = r.texture('t');
+    const plan: Array<{ dup: number; bones: boolean; display: boolean }> = [
+      { dup: 1, bones: true, display: true },
+      { dup: -1, bones: true, display: false },
+      { dup: 0, bones: false, display: true },
+      { dup: -1, bones: false, display: true },
+      { dup: 4, bones: true, display: false },
+      { dup: -1, bones: true, display: true },
+    ];
+    plan.forEach((p, f) => {
+      r.beginFrame(f, 1);
+      for (let i = 0; i < 6; i++) {
+        const id = (i + f) % 6;
+        r.entity(id, id, f, 0, 0, 0, 0, 1);
+        if (p.bones && id % 2 === 1) {
+          const c = 1 + ((id + f) % 3);
+          r.bones(
+            id,
+            c,
+            new Array<number>(c * 4).fill(0).map((_, j) => (j % 4 === 3 ? 1 : 0)),
+            new Array<number>(c * 3).fill(id + 10 * f),
+          );
+        }
+        if (p.display && id % 3 !== 0) r.display(id, id + 1, f + 1, 1, true, tex);
+        if (i === p.dup) r.entity(id, -9, -9, -9, 0, 0, 0, 1); // a duplicate of the entry just made: dropped
+      }
+      r.endFrame();
+    });
+    const e = new EntityBuffer();
+    plan.forEach((p, f) => {
+      expect(r.reader.readEntities(f, e, true)).toBe(true);
+      expect(e.count).toBe(6);
+      for (let i = 0; i < 6; i++) {
+        const id = r.entities.ids[e.handles[i]];
+        expect([f, id, e.positions[i * 3], e.positions[i * 3 + 1]]).toEqual([f, id, id, f]);
+        const c = p.bones && id % 2 === 1 ? 1 + ((id + f) % 3) : 0;
+        expect([f, id, e.boneStart[i] >= 0 ? e.boneCount[i] : 0]).toEqual([f, id, c]);
+        if (c > 0) expect(e.boneOffsets[e.boneStart[i] * 3]).toBe(id + 10 * f);
+        const d = p.display && id % 3 !== 0;
+        expect([f, id, e.hasDisplay && e.display[i] !== 0]).toEqual([f, id, d]);
+        if (d) expect([e.scales[i * 2], e.scales[i * 2 + 1]]).toEqual([id + 1, f + 1]);
+      }
+    });
+  });
+});

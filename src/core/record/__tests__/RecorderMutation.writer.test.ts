@@ -361,3 +361,45 @@ describe('bones and display state follow their entity through dropped entries', 
     });
   });
 });
+
+describe("a frame header's counters", () => {
+  it('sanitized sums the four sources; dropped primitives and text, over-budget bits; the next frame starts clean', () => {
+    // Kills each `+` → `-` in `H_SANITIZED = resolver.sanitized + draw.invalidPrims + repairs.count +
+    // fieldStage.repaired` (the sources count 1, 2, 4 and 8), the `H_DROPPED_PRIMS`, `H_DROPPED_TEXT`
+    // and `H_OVER_BUDGET` words, `repairs.committed()` and `events.committed()` left out (frame 1
+    // would count frame 0's repairs and events again), and `framesRecorded++` → `--`.
+    const r = quiet({ textBudgetBytes: 8 });
+    const schema = r.declareFields('agent', { s: 'u8' });
+    r.channels.setBudget(1, 1);
+    r.beginFrame(0, 1);
+    r.entity(1, Number.NaN, 0, 0, 0, 0, 0, 1); // resolver: 1
+    r.draw.point(0, Number.NaN, 0, 0, 1, 0xffffff); // draw: 2
+    r.draw.point(0, 0, Number.POSITIVE_INFINITY, 0, 1, 0xffffff);
+    r.entity(2, 0, 0, 0, 0, 0, 0, 1, 300); // repairs: 4 (flags twice, an event, the camera)
+    r.entity(3, 0, 0, 0, 0, 0, 0, 1, 200);
+    r.event('hit', 2, Number.NaN, 0, 0);
+    r.camera(Number.NaN, 0, 0, 0, 0, 0, 1, 1);
+    for (let i = 0; i < 8; i++) {
+      r.entity(10 + i, 0, 0, 0, 0, 0, 0, 1);
+      r.fields(10 + i, schema, [Number.NaN]); // fields: 8
+    }
+    for (let i = 0; i < 3; i++) r.draw.point(1, i, 0, 0, 1, 0xffffff); // 2 over channel 1's budget of 1
+    r.draw.text(2, 0, 0, 0, 'twelve bytes', 0xffffff); // over the 8-byte text budget
+    r.endFrame();
+    expect([r.stats.invalidPrimitives, r.stats.invalidFieldValues]).toEqual([2, 8]);
+    const h = header(r, 0);
+    expect(h.sanitized).toBe(15);
+    expect(h.droppedPrimitives).toBe(2);
+    expect(h.droppedTextBytes).toBe(12);
+    expect(h.overBudget).toBe((1 << 1) | (1 << 2));
+    expect(h.eventCount).toBe(1);
+    r.beginFrame(1, 1);
+    r.entity(1, 0, 0, 0, 0, 0, 0, 1);
+    r.endFrame();
+    const h1 = header(r, 1);
+    expect([h1.sanitized, h1.droppedPrimitives, h1.droppedTextBytes, h1.overBudget, h1.eventCount]).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
+    expect(r.stats.framesRecorded).toBe(2);
+  });
+});

@@ -18,6 +18,11 @@
  * whole tick, of `overlay.update`, of the render, and of the rest of the tick. The machine-speed
  * probe is read before and after the drag.
  *
+ * With `--ab`, the drag is repeated four times, back and forth, with the crowd's layer alternately in
+ * the world's render group (as before issue 17's demo change: `isRenderGroup` off) and in a group of
+ * its own (the demo's default), and each variant's drags are reported together: an interleaved A/B
+ * of that change on one recording, in one page.
+ *
  * With `--profile`, Chrome's sampling CPU profiler (through the DevTools protocol, 100 µs) records
  * 60 running ticks and the drag, and the probe prints, per series, the functions with the most
  * self time and the inclusive time of the overlay's and pixi's main steps, as shares of the
@@ -52,6 +57,8 @@ interface ProbeWindow {
       readonly playback: { readonly reader: { oldestFrame: number; newestFrame: number; frameCount: number } };
       readonly timeline: { top: number; rulerHeight: number; barX: number; barWidth: number; xOf(f: number): number };
     };
+    /** The demo's view: its per-kind layers (the crowd's is a render group of its own). */
+    view: { layers: Map<string, { isRenderGroup: boolean }> };
     setCrowd(n: number): void;
     setPaused(paused: boolean): void;
     stats(): { frames: number; newestFrame: number };
@@ -74,6 +81,7 @@ interface CpuProfile {
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const profile = process.argv.includes('--profile');
+const ab = process.argv.includes('--ab');
 const crowd = Number(args[0] ?? 5000);
 const steps = Number(args[1] ?? 120);
 function quantiles(values: number[]): [number, number, number] {
@@ -269,18 +277,45 @@ async function main(): Promise<void> {
     const probeBefore = speedProbeMs();
     const nextFrame = (): Promise<void> =>
       page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
-    await page.mouse.move(geo.x0, geo.y);
-    if (cdp !== null) await startProfile(cdp);
-    await setMode(2);
-    await page.mouse.down();
-    for (let k = 1; k <= steps; k++) {
-      await page.mouse.move(geo.x0 + ((geo.x1 - geo.x0) * k) / steps, geo.y);
+    /** One drag from `from` to `to` (x on the bar), timed. */
+    const dragOnce = async (from: number, to: number): Promise<SeriesTimes> => {
+      await page.mouse.move(from, geo.y);
+      await setMode(2);
+      await page.mouse.down();
+      for (let k = 1; k <= steps; k++) {
+        await page.mouse.move(from + ((to - from) * k) / steps, geo.y);
+        await nextFrame();
+      }
+      await page.mouse.up();
       await nextFrame();
-    }
-    await page.mouse.up();
-    await nextFrame();
-    const drag = await take();
+      return take();
+    };
+    const crowdGroup = (on: boolean): Promise<void> =>
+      page.evaluate((v) => {
+        (window as unknown as ProbeWindow).__demo.view.layers.get('mover')!.isRenderGroup = v;
+      }, on);
+    if (cdp !== null) await startProfile(cdp);
+    const drag = await dragOnce(geo.x0, geo.x1);
     const dragProfile = cdp !== null ? await stopProfile(cdp) : null;
+    const variants: Array<[string, SeriesTimes]> = [];
+    if (ab) {
+      const merged = {
+        own: { update: [], render: [], tick: [] },
+        world: { update: [], render: [], tick: [] },
+      } as Record<'own' | 'world', SeriesTimes>;
+      for (let round = 0; round < 4; round++) {
+        const own = round % 2 === 1;
+        await crowdGroup(own);
+        const t = await dragOnce(round % 2 === 0 ? geo.x1 : geo.x0, round % 2 === 0 ? geo.x0 : geo.x1);
+        const m = merged[own ? 'own' : 'world'];
+        m.update.push(...t.update);
+        m.render.push(...t.render);
+        m.tick.push(...t.tick);
+      }
+      await crowdGroup(true);
+      variants.push(["A/B: the crowd in the world's render group", merged.world]);
+      variants.push(['A/B: the crowd a render group of its own', merged.own]);
+    }
     const probeAfter = speedProbeMs();
     if (errors.length > 0) throw new Error(`the page reported errors: ${errors.join(' | ')}`);
     report(`running, crowd ${crowd}`, running);
@@ -289,6 +324,7 @@ async function main(): Promise<void> {
         `${drag.tick.length} ticks showed a new frame (60 fps budget: 16.7 ms)`,
     );
     report('drag', drag);
+    for (const [name, t] of variants) report(name, t);
     console.log(`  speed probe ${probeBefore.toFixed(2)} ms before, ${probeAfter.toFixed(2)} ms after`);
     for (const [name, p] of [
       ['running', runningProfile],

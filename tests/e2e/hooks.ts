@@ -69,6 +69,11 @@ export interface Lifetime {
   existsAtNewest: boolean;
 }
 
+/** The parts of a pixi render group the tests touch: each rebuild of its draw instructions starts with `reset`. */
+export interface E2ERenderGroup {
+  readonly instructionSet: { reset(): void };
+}
+
 /** The pixi application members the tests touch. */
 export interface E2EApp {
   readonly ticker: {
@@ -105,6 +110,8 @@ export interface E2EDemoHook {
       pivot: { x: number; y: number };
       visible: boolean;
     };
+    /** The world's layer per kind; the crowd's ('mover') is a render group of its own (issue 17). */
+    readonly layers: ReadonlyMap<string, { readonly renderGroup: E2ERenderGroup | null }>;
   };
   /** The game's side of the pause contract: `isPaused()` is the game's own paused flag. */
   readonly hooks: { isPaused(): boolean };

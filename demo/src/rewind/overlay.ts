@@ -85,8 +85,8 @@ export interface AttachedOverlay {
  * new RewindOverlay(app, world, { find, create, apply: (display, v) => applyRecorded(display, v, view) }, recorder);
  */
 export function applyRecorded(display: Container, v: EntityView, poser: Pick<GameDisplays, 'applyPose'>): void {
-  display.x = v.x;
-  display.y = v.y;
+  // One call for x and y: pixi marks the display changed once, not once per coordinate.
+  display.position.set(v.x, v.y);
   display.rotation = v.angle;
   if (display.tint !== v.flagTint) display.tint = v.flagTint;
   const s = v.sample;

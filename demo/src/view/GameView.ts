@@ -51,7 +51,11 @@ export class GameView {
     this.drawFloor(game);
     this.world.addChild(this.floor);
     for (const k of KINDS) {
-      const layer = new Container({ label: k });
+      // The crowd is a render group of its own: pixi rebuilds a group's draw instructions (a walk
+      // over all of it) whenever a batched Graphics in it changes, and the agents, the player and
+      // the explosions redraw theirs every frame. Outside the world's group, the thousands of
+      // movers are walked only when the crowd itself changes (a mover added, removed, shown, hidden).
+      const layer = new Container({ label: k, isRenderGroup: k === 'mover' });
       this.layers.set(k, layer);
       this.world.addChild(layer);
     }

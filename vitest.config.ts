@@ -30,6 +30,8 @@ export default defineConfig({
             // The docs' claims checked against the code (key table, quoted files).
             'tests/docs/**/*.test.ts',
           ],
+          // The demo's tests that draw with pixi run in the browser project.
+          exclude: ['demo/src/**/__tests__/**/*.browser.test.ts'],
           testTimeout: 60_000,
         },
       },
@@ -38,7 +40,11 @@ export default defineConfig({
         optimizeDeps: { include: ['pixi.js', 'lil-gui'] },
         test: {
           name: 'browser',
-          include: ['src/pixi/**/__tests__/**/*.test.ts', 'src/ui/**/__tests__/**/*.test.ts'],
+          include: [
+            'src/pixi/**/__tests__/**/*.test.ts',
+            'src/ui/**/__tests__/**/*.test.ts',
+            'demo/src/**/__tests__/**/*.browser.test.ts',
+          ],
           testTimeout: 60_000,
           browser: {
             enabled: true,

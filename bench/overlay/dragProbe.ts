@@ -29,13 +29,12 @@
  * profile's busy time; the profiles are written to the system's temporary folder (DevTools opens
  * them). Not part of `npm run bench`: it needs the demo and a minute or more of recording.
  */
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type CDPSession, chromium } from 'playwright-core';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { speedProbeMs } from '../lib/speedProbe';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../sections/overlay';
+import { type CpuProfile, startProfile, stopProfile, summarizeProfile } from './cpuProfile';
 
 /** Per-tick timings of one series. */
 interface SeriesTimes {
@@ -67,17 +66,6 @@ interface ProbeWindow {
   __drag?: { mode: number; update: number[]; render: number[]; tick: number[] };
 }
 
-/** The parts of a `Profiler.Profile` the summary reads. */
-interface CpuProfile {
-  nodes: Array<{
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    children?: number[];
-  }>;
-  samples: number[];
-  timeDeltas: number[];
-}
-
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const profile = process.argv.includes('--profile');
@@ -102,58 +90,6 @@ function report(name: string, t: SeriesTimes): void {
   console.log(line('overlay.update', t.update));
   console.log(line('pixi render', t.render));
   console.log(line('rest (game, HUD)', rest));
-}
-
-/** Self and inclusive time per function (name, file, line), as shares of the non-idle samples. */
-function summarize(name: string, p: CpuProfile): void {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const keyOf = (id: number): string => {
-    const f = byId.get(id)!.callFrame;
-    const file = f.url.split('/').pop()?.split('?')[0] ?? '';
-    return `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
-  };
-  const self = new Map<string, number>();
-  const incl = new Map<string, number>();
-  let busy = 0;
-  for (let i = 0; i < p.samples.length; i++) {
-    const dt = p.timeDeltas[i + 1] ?? 0;
-    const node = byId.get(p.samples[i]);
-    if (node === undefined) continue;
-    const fn = node.callFrame.functionName;
-    if (fn === '(idle)' || fn === '(program)' || fn === '(root)') continue;
-    busy += dt;
-    const key = keyOf(node.id);
-    self.set(key, (self.get(key) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const k = keyOf(id);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      incl.set(k, (incl.get(k) ?? 0) + dt);
-    }
-  }
-  const pct = (us: number): string => `${((100 * us) / busy).toFixed(1).padStart(5)} %`;
-  const top = (m: Map<string, number>, n: number): Array<[string, number]> =>
-    [...m]
-      .filter(([k]) => !k.startsWith('(root)'))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n);
-  console.log(`profile, ${name}: ${(busy / 1000).toFixed(0)} ms busy`);
-  for (const [k, us] of top(self, 25)) console.log(`  self ${pct(us)}  ${k}`);
-  for (const [k, us] of top(incl, 45)) console.log(`  incl ${pct(us)}  ${k}`);
-}
-
-async function startProfile(cdp: CDPSession): Promise<void> {
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-  await cdp.send('Profiler.start');
-}
-
-async function stopProfile(cdp: CDPSession): Promise<CpuProfile> {
-  const { profile: p } = await cdp.send('Profiler.stop');
-  return p as unknown as CpuProfile;
 }
 
 async function main(): Promise<void> {
@@ -331,10 +267,7 @@ async function main(): Promise<void> {
       ['drag', dragProfile],
     ] as const) {
       if (p === null) continue;
-      summarize(name === 'running' ? 'running (60 ticks)' : 'drag', p);
-      const file = join(tmpdir(), `dragProbe-${name}-${Date.now()}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(p));
-      console.log(`  (the whole profile, for DevTools: ${file})`);
+      summarizeProfile(name === 'running' ? 'running (60 ticks)' : 'drag', p);
     }
   } finally {
     await browser.close();

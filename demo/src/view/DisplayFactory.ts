@@ -7,7 +7,7 @@
 import { Graphics, Sprite, type Container, type Renderer, type Texture } from 'pixi.js';
 import type { Kind } from '../game/types';
 import { KINDS } from '../game/types';
-import { EntityView } from './EntityView';
+import { EntityView, type FigureTextures, SKIN, VISOR } from './EntityView';
 import { registerGlintTextures } from './pickupArt';
 import { MOVER_COLORS, colorFor, defaultRadius, isDemoKind, moverVariant, variantFor } from './kindLook';
 
@@ -32,6 +32,7 @@ export type EntityDisplay = EntityView | MoverSprite;
 export class DisplayFactory {
   private readonly pools = new Map<Kind, EntityDisplay[]>();
   private readonly moverTextures: Texture[] = [];
+  private readonly figure: FigureTextures;
 
   public constructor(renderer: Renderer) {
     for (const k of KINDS) this.pools.set(k, []);
@@ -43,6 +44,7 @@ export class DisplayFactory {
       g.destroy();
     }
     registerGlintTextures(renderer);
+    this.figure = figureTextures(renderer);
   }
 
   /**
@@ -59,7 +61,7 @@ export class DisplayFactory {
         d = new MoverSprite(this.moverTextures[0]);
         d.anchor.set(0.5);
       } else {
-        d = new EntityView(kind);
+        d = new EntityView(kind, this.figure);
       }
     }
     if (d instanceof EntityView) d.configure(defaultRadius(kind), colorFor(kind, label, id), variantFor(kind, label));
@@ -97,4 +99,25 @@ export class DisplayFactory {
     display.applyHeight(z);
     if (display.kind === 'player' || display.kind === 'agent') display.poseFromBones(rot, off, start, count);
   }
+}
+
+/**
+ * The textures of a posed body (`EntityView.figure`): a white disc 128 units across (limbs' round
+ * ends, feet, hands: tinted and scaled down), the head (skin, a dark outline 1.5 wide, radius 6.8)
+ * and the visor (a rounded 4 × 8 bar), the last two drawn at 8 pixels a unit so they stay sharp
+ * when the camera zooms in.
+ */
+function figureTextures(renderer: Renderer): FigureTextures {
+  const make = (draw: (g: Graphics) => void, resolution: number): Texture => {
+    const g = new Graphics();
+    draw(g);
+    const t = renderer.generateTexture({ target: g, resolution });
+    g.destroy();
+    return t;
+  };
+  return {
+    disc: make((g) => g.circle(0, 0, 64).fill(0xffffff), 1),
+    head: make((g) => g.circle(0, 0, 6.8).fill(SKIN).stroke({ width: 1.5, color: VISOR }), 8),
+    visor: make((g) => g.roundRect(0, 0, 4, 8, 2).fill(VISOR), 8),
+  };
 }

@@ -1,13 +1,13 @@
 /**
  * The display object of one entity (every kind except crowd movers, which are plain sprites):
  * a root container at the entity's x, y and rotation, holding a ground shadow and a body. Height z
- * shows as a smaller, fainter shadow and a larger body. Skeletal kinds redraw their body from bones.
+ * shows as a smaller, fainter shadow and a larger body. Skeletal kinds pose their body from bones.
  *
  * The root's transform is exactly the recorded entity's (x, y, rotation about z); its tint is white,
  * or `DAMAGE_TINT` while the entity is damaged. The overlay can therefore apply a recorded sample to
  * the root directly, and `applyHeight`/`poseFromBones` for the rest.
  */
-import { Container, Graphics } from 'pixi.js';
+import { Container, Graphics, Sprite, Texture } from 'pixi.js';
 import { BONE_COUNT, forwardKinematics, RIG_PARENTS } from '../game/rig';
 import type { Kind } from '../game/types';
 
@@ -20,12 +20,44 @@ export { PLAYER_COLOR, SQUAD_COLORS } from './kindLook';
 
 const joints = new Float32Array(BONE_COUNT * 3);
 
+/**
+ * What a posed body is drawn with: white textures, tinted per part (made once per renderer by
+ * `DisplayFactory`). `disc` is a white disc `disc.width` units across; `head` the head (skin, dark
+ * outline) and `visor` the visor, each drawn at its size in world units.
+ */
+export interface FigureTextures {
+  readonly disc: Texture;
+  readonly head: Texture;
+  readonly visor: Texture;
+}
+
+/** Skin of hands and head, shoes, and the head's outline and visor. */
+export const SKIN = 0xf3d2b5;
+const SHOE = 0x20232b;
+export const VISOR = 0x1a1d24;
+
+/**
+ * The limbs of a posed body, in drawing order: [bone a, bone b, width, 1 for the dark colour] each.
+ * Legs (hip → knee → ankle), then hips and shoulders as bars and the spine, then the arms.
+ */
+const LEGS = [10, 11, 5, 1, 11, 12, 4.5, 1, 13, 14, 5, 1, 14, 15, 4.5, 1];
+const TRUNK_AND_ARMS = [10, 13, 8, 1, 4, 7, 9, 0, 0, 2, 10, 0, 4, 5, 4.6, 0, 5, 6, 4, 0, 7, 8, 4.6, 0, 8, 9, 4, 0];
+
 export class EntityView extends Container {
   public readonly kind: Kind;
   public readonly shadow: Graphics;
   public readonly body: Container;
   public readonly art: Graphics;
-  /** Main colour of the body (skeletal kinds redraw with it every frame). */
+  /**
+   * Skeletal kinds: the posed body as sprites (bars and discs), moved in place for each pose. A
+   * Graphics redrawn every frame cost pixi a tessellation of every stroke and round end at each
+   * render, and, being batched, a rebuild of the draw instructions of its whole render group.
+   */
+  public readonly figure: Container | null;
+  private readonly parts: Sprite[] = [];
+  private readonly discSize: number;
+  private partsColor = -1;
+  /** Main colour of the body (skeletal kinds tint their limbs with it). */
   public color = 0xffffff;
   /** Radius the art was drawn for. */
   public size = 0;
@@ -33,13 +65,42 @@ export class EntityView extends Container {
   private posed = true;
   private unposedColor = -1;
 
-  public constructor(kind: Kind) {
+  public constructor(kind: Kind, textures: FigureTextures) {
     super({ label: kind });
     this.kind = kind;
     this.shadow = new Graphics();
     this.body = new Container();
     this.art = new Graphics();
     this.body.addChild(this.art);
+    this.discSize = textures.disc.width;
+    if (kind === 'player' || kind === 'agent') {
+      const figure = new Container({ label: 'figure', visible: false });
+      const add = (texture: Texture, ax: number, ay: number): void => {
+        const sprite = new Sprite(texture);
+        sprite.anchor.set(ax, ay);
+        this.parts.push(sprite);
+        figure.addChild(sprite);
+      };
+      const limbs = (n: number): void => {
+        for (let i = 0; i < n; i++) {
+          add(Texture.WHITE, 0, 0.5);
+          add(textures.disc, 0.5, 0.5);
+          add(textures.disc, 0.5, 0.5);
+        }
+      };
+      limbs(LEGS.length / 4);
+      add(textures.disc, 0.5, 0.5); // feet
+      add(textures.disc, 0.5, 0.5);
+      limbs(TRUNK_AND_ARMS.length / 4);
+      add(textures.disc, 0.5, 0.5); // hands
+      add(textures.disc, 0.5, 0.5);
+      add(textures.head, 0.5, 0.5);
+      add(textures.visor, 0, 0);
+      this.body.addChild(figure);
+      this.figure = figure;
+    } else {
+      this.figure = null;
+    }
     this.addChild(this.shadow, this.body);
   }
 
@@ -48,6 +109,7 @@ export class EntityView extends Container {
     this.color = color;
     this.size = radius;
     this.posed = true;
+    if (this.figure !== null) this.figure.visible = false;
     const g = this.art;
     const s = this.shadow;
     g.clear();
@@ -116,48 +178,89 @@ export class EntityView extends Container {
   }
 
   /**
-   * Redraws a skeletal body from local bone rotations and offsets (as recorded): top-down, legs
-   * first, then torso, arms and head, with the head's visor showing the facing.
+   * Poses a skeletal body from local bone rotations and offsets (as recorded): top-down, legs
+   * first, then torso, arms and head, with the head's visor showing the facing. Moves the body's
+   * sprites; builds no geometry.
    */
   public poseFromBones(rot: ArrayLike<number>, off: ArrayLike<number>, start: number, count: number): void {
-    if (start < 0 || count < BONE_COUNT) {
+    const figure = this.figure;
+    if (start < 0 || count < BONE_COUNT || figure === null) {
       this.drawUnposed();
       return;
     }
-    this.posed = true;
+    if (!this.posed) {
+      this.art.clear();
+      this.posed = true;
+    }
+    if (!figure.visible) figure.visible = true;
+    if (this.partsColor !== this.color) this.tintParts();
     forwardKinematics(RIG_PARENTS, BONE_COUNT, rot, off, start, 0, 0, 0, 0, 0, 0, 1, joints);
-    const g = this.art;
-    const c = this.color;
-    const dark = darken(c, 0.55);
-    g.clear();
-    const limb = (a: number, b: number, width: number, color: number): void => {
-      g.moveTo(joints[a * 3], joints[a * 3 + 1])
-        .lineTo(joints[b * 3], joints[b * 3 + 1])
-        .stroke({ width, color, cap: 'round' });
-    };
-    // Legs: hip → knee → ankle, and the feet.
-    limb(10, 11, 5, dark);
-    limb(11, 12, 4.5, dark);
-    limb(13, 14, 5, dark);
-    limb(14, 15, 4.5, dark);
-    g.ellipse(joints[12 * 3] + 1.5, joints[12 * 3 + 1], 3.6, 2.6).fill(0x20232b);
-    g.ellipse(joints[15 * 3] + 1.5, joints[15 * 3 + 1], 3.6, 2.6).fill(0x20232b);
-    // Torso: hips and shoulders as bars, the spine between.
-    limb(10, 13, 8, dark);
-    limb(4, 7, 9, c);
-    limb(0, 2, 10, c);
-    // Arms and hands.
-    limb(4, 5, 4.6, c);
-    limb(5, 6, 4, c);
-    limb(7, 8, 4.6, c);
-    limb(8, 9, 4, c);
-    g.circle(joints[6 * 3], joints[6 * 3 + 1], 2.8).fill(0xf3d2b5);
-    g.circle(joints[9 * 3], joints[9 * 3 + 1], 2.8).fill(0xf3d2b5);
-    // Head with a visor on the facing side.
+    const p = this.parts;
+    let k = this.limbs(LEGS, 0);
+    // The feet.
+    this.disc(p[k++], joints[12 * 3] + 1.5, joints[12 * 3 + 1], 7.2, 5.2);
+    this.disc(p[k++], joints[15 * 3] + 1.5, joints[15 * 3 + 1], 7.2, 5.2);
+    k = this.limbs(TRUNK_AND_ARMS, k);
+    // The hands, then the head with its visor on the facing side.
+    this.disc(p[k++], joints[6 * 3], joints[6 * 3 + 1], 5.6, 5.6);
+    this.disc(p[k++], joints[9 * 3], joints[9 * 3 + 1], 5.6, 5.6);
     const hx = joints[3 * 3],
       hy = joints[3 * 3 + 1];
-    g.circle(hx, hy, 6.8).fill(0xf3d2b5).stroke({ width: 1.5, color: 0x1a1d24 });
-    g.roundRect(hx + 1.5, hy - 4, 4, 8, 2).fill(0x1a1d24);
+    p[k++].position.set(hx, hy);
+    p[k].position.set(hx + 1.5, hy - 4);
+  }
+
+  /** Places the limbs of `table` (see `LEGS`) from sprite `k` on: a bar and two round ends each. Returns the next sprite. */
+  private limbs(table: readonly number[], k: number): number {
+    const p = this.parts;
+    for (let i = 0; i < table.length; i += 4) {
+      const a = table[i] * 3;
+      const b = table[i + 1] * 3;
+      const w = table[i + 2];
+      const ax = joints[a],
+        ay = joints[a + 1],
+        bx = joints[b],
+        by = joints[b + 1];
+      const dx = bx - ax,
+        dy = by - ay;
+      const bar = p[k];
+      bar.position.set(ax, ay);
+      bar.rotation = Math.atan2(dy, dx);
+      bar.scale.set(Math.sqrt(dx * dx + dy * dy), w);
+      this.disc(p[k + 1], ax, ay, w, w);
+      this.disc(p[k + 2], bx, by, w, w);
+      k += 3;
+    }
+    return k;
+  }
+
+  /** Puts a disc sprite at (x, y), `w` × `h` units across. */
+  private disc(s: Sprite, x: number, y: number, w: number, h: number): void {
+    s.position.set(x, y);
+    s.scale.set(w / this.discSize, h / this.discSize);
+  }
+
+  /** Tints the body's sprites for the current colour: each limb dark or main, shoes, skin (head and visor keep their own). */
+  private tintParts(): void {
+    const c = this.color;
+    const dark = darken(c, 0.55);
+    const p = this.parts;
+    let k = 0;
+    for (const table of [LEGS, TRUNK_AND_ARMS]) {
+      for (let i = 0; i < table.length; i += 4) {
+        const t = table[i + 3] === 1 ? dark : c;
+        p[k++].tint = t;
+        p[k++].tint = t;
+        p[k++].tint = t;
+      }
+      if (table === LEGS) {
+        p[k++].tint = SHOE;
+        p[k++].tint = SHOE;
+      }
+    }
+    p[k++].tint = SKIN;
+    p[k].tint = SKIN;
+    this.partsColor = c;
   }
 
   /**
@@ -167,6 +270,7 @@ export class EntityView extends Container {
   private drawUnposed(): void {
     if (!this.posed && this.unposedColor === this.color) return;
     this.posed = false;
+    if (this.figure !== null) this.figure.visible = false;
     this.unposedColor = this.color;
     const g = this.art;
     g.clear();

@@ -465,10 +465,10 @@ test('keys: Space stays with the game while live, P pauses, Space plays the repl
   ).toBeGreaterThan(steps);
 });
 
-test("the crowd is a render group of its own: the agents' per-frame redraw does not make pixi walk every mover", async () => {
+test('the crowd is a render group of its own: what the world redraws every frame does not make pixi walk every mover', async () => {
   // pixi rebuilds a render group's draw instructions (a walk over all of it) whenever a batched
-  // Graphics in it changes. The agents and the player redraw their bodies every frame; with the
-  // movers in the world's group, each frame walked the whole crowd (30 % of the render at 5,000).
+  // Graphics in it changes or something in it is shown or hidden. With the movers in the world's
+  // group, each such frame walked the whole crowd (30 % of the render at 5,000).
   await page().evaluate(() => {
     type Group = { instructionSet: { reset(): void } };
     const d = (window as unknown as E2EWindow).__demo;
@@ -494,7 +494,7 @@ test("the crowd is a render group of its own: the agents' per-frame redraw does 
   );
   expect((await playhead()).state, 'the game runs').toBe('live');
   expect(counts.own, "the crowd's layer is a render group of its own").toBe(true);
-  // The world's group is rebuilt as the agents move (the change is needed only because it is)...
+  // The world's group is rebuilt while the game runs (its explosions' Graphics is redrawn every frame)...
   expect(counts.stage, "rebuilds of the world's group over 12 running ticks").toBeGreaterThan(0);
   // ...the crowd's group is not: the movers only moved.
   expect(counts.crowd, "rebuilds of the crowd's group over 12 running ticks").toBe(0);

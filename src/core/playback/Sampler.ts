@@ -2,7 +2,16 @@ import { H_BONE_WORDS, H_DISPLAY_WORDS } from '../format/layout';
 import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
-import { BLEND_T, blendBones, copyEntity, copyFrame, sampleDisplay, seriesCoef, writeLayout } from './sampleRows';
+import {
+  BLEND_T,
+  blendBones,
+  copyEntity,
+  copyFrame,
+  SLERP_SHORT_MIN_COS,
+  sampleDisplay,
+  seriesCoef,
+  writeLayout,
+} from './sampleRows';
 import type { SampleBuffer } from './SampleBuffer';
 import { seekRows, seekThreshold } from './seekRows';
 import type { TimeControl } from './TimeControl';
@@ -483,9 +492,11 @@ export class Sampler {
         op[o3] = ax + dx * t;
         op[o3 + 1] = ay + dy * t;
         op[o3 + 2] = az + dz * t;
-        // Shortest-path slerp: a hand-inlined copy of `slerpWithCoefficients` (math/slerp.ts), kept
-        // in the loop for speed; slerp.test.ts checks that the two agree. Series weights for
-        // |cos| >= SLERP_SERIES_MIN_COS, trigonometry beyond.
+        // Shortest-path slerp: `slerpWithCoefficients` (math/slerp.ts) inlined by hand, kept in the
+        // loop for speed (slerp.test.ts checks that the two agree), with two shortcuts: equal
+        // rotations are kept as they are, and a small angle (|cos| >= SLERP_SHORT_MIN_COS) evaluates
+        // the series' first 4 terms only. Series weights up to SLERP_SERIES_MIN_COS, trigonometry
+        // beyond. `seekRows` repeats these steps, so that a seek gives the same bits.
         const qa = ia * 4;
         const qb = ib * 4;
         const x0 = ar[qa],
@@ -496,6 +507,16 @@ export class Sampler {
           y1 = br[qb + 1],
           z1 = br[qb + 2],
           w1 = br[qb + 3];
+        of[k] = nearB ? bf[ib] : af[ia];
+        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
+        if (x0 === x1 && y0 === y1 && z0 === z1 && w0 === w1) {
+          // The same rotation in both frames (a still entity): kept as it is.
+          or[o4] = x0;
+          or[o4 + 1] = y0;
+          or[o4 + 2] = z0;
+          or[o4 + 3] = w0;
+          continue;
+        }
         let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
         if (cos < 0) {
           cos = -cos;
@@ -506,7 +527,13 @@ export class Sampler {
         }
         let s0: number;
         let s1: number;
-        if (cos >= SLERP_SERIES_MIN_COS) {
+        if (cos >= SLERP_SHORT_MIN_COS) {
+          // Rotations close together (nearly every frame step): the series' first 4 terms suffice.
+          const y = cos - 1;
+          const y2 = y * y;
+          s1 = t0 + t1 * y + (t2 + t3 * y) * y2;
+          s0 = u0 + u1 * y + (u2 + u3 * y) * y2;
+        } else if (cos >= SLERP_SERIES_MIN_COS) {
           // Estrin's scheme: shorter dependency chains than Horner.
           const y = cos - 1;
           const y2 = y * y;
@@ -524,8 +551,6 @@ export class Sampler {
         or[o4 + 1] = s0 * y0 + s1 * y1;
         or[o4 + 2] = s0 * z0 + s1 * z1;
         or[o4 + 3] = s0 * w0 + s1 * w1;
-        of[k] = nearB ? bf[ib] : af[ia];
-        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
       } else if (ia >= 0) {
         copyEntity(a, ia, out, k);
       } else {

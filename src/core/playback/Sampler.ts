@@ -59,9 +59,8 @@ class FrameSlot {
  * before).
  *
  * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
- * cached frames and the match (their stamps and versions), a seek shares the handle table and its
- * generation with the match, and the entity blend loop is inlined by
- * hand, so it makes no call that passes a double per entity. What needs none of that state is in
+ * cached frames and the match (their stamps and versions), a seek keeps its table of lives between
+ * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per entity. What needs none of that state is in
  * `sampleRows.ts`: the layout rows of a match, the whole-frame copy, the per-row copies and the
  * bone blends.
  *
@@ -95,6 +94,16 @@ export class Sampler {
    */
   private table = new Int32Array(0);
   private gen = 0;
+  /**
+   * The seek's table (`seekRows`), per handle h: `lives[4h]` a generation stamp, `lives[4h + 1]` the
+   * handle's index in frame B, `lives[4h + 2]` and `lives[4h + 3]` the id and spawn frame of its
+   * life, kept from one seek to the next: one cache line per handle instead of three (this table,
+   * the entity table's ids, its spawn frames). A kept life is trusted while its spawn frame is
+   * held: a handle is recycled only once every frame that mentions it has left the ring, and frame
+   * numbers only grow (after a refill with reused numbers, `invalidate` drops what is kept).
+   */
+  private lives = new Int32Array(0);
+  private livesGen = 0;
   private decodes = 0;
   /** The pair of the last sample taken from the ring's words (`sampleFromRing`), by frame A's content. */
   private ringFrame = -1;
@@ -270,19 +279,18 @@ export class Sampler {
       return false;
     }
     const cap = r.entities.capacity;
-    if (this.table.length < cap * 2) {
-      this.table = new Int32Array(Math.max(cap, this.table.length) * 2);
-      this.gen = 0;
+    if (this.lives.length < cap * 4) {
+      this.lives = new Int32Array(cap * 4);
+      this.forgetLives();
     }
-    if (this.gen >= 0x7ffffff0) {
-      this.table.fill(0);
-      this.gen = 0;
+    if (this.livesGen >= 0x7ffffff0) {
+      for (let h = 0; h < this.lives.length; h += 4) this.lives[h] = 0;
+      this.livesGen = 0;
     }
-    const g = this.gen + 2;
-    this.gen = g;
+    const g = ++this.livesGen;
     slerpCoefficients(seriesCoef);
     seekThreshold[0] = this.threshold * this.threshold;
-    const n = seekRows(u, r.ring.f32, atA, atB, this.table, g, r.entities, out);
+    const n = seekRows(u, r.ring.f32, atA, atB, this.lives, g, r.oldestFrame | 0, r.entities, out);
     if (n < 0) return false;
     this.ringFrame = fa;
     this.ringAtA = atA;
@@ -305,12 +313,19 @@ export class Sampler {
   /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
   public invalidate(): void {
     this.ringFrame = -1;
+    this.forgetLives();
     this.slot0.frame = -1;
     this.slot1.frame = -1;
     this.slot0.stamp++;
     this.slot1.stamp++;
     this.matchA = null;
     this.matchB = null;
+  }
+
+  /** Forgets the lives kept in the seek's table (their spawn frames below any frame number). */
+  private forgetLives(): void {
+    const lives = this.lives;
+    for (let h = 3; h < lives.length; h += 4) lives[h] = -0x80000000;
   }
 
   /** Frames decoded since construction (diagnostics: shows the neighbour cache at work). */

@@ -10,12 +10,14 @@ import { Presence, type SampleBuffer } from './SampleBuffer';
  * blends from the two frames' words instead of decoding both into buffers, matching and laying the
  * rows out in passes of their own. Four passes, two of them over handle words only:
  *
- * 1. B's handles are stamped into the handle-indexed table (its index in B beside the stamp);
+ * 1. B's handles are stamped into the sampler's per-handle table (its index in B beside the stamp);
  * 2. each of A's handles finds its partner in B (kept by A's row, and B's row marked as claimed,
  *    which counts the rows: the output then grows to what the decoding path would give it), and its
- *    id and spawn frame are gathered from the entity table. This is the one pass that reads tables
- *    by handle (random reads over every life the ring holds): a short loop keeps many of those cache
- *    misses in flight, where the row pass would wait for each;
+ *    id and spawn frame are read from the same entry of the table, where the sampler keeps them
+ *    from one seek to the next (from the entity table when not kept, or when the life's spawn frame
+ *    has left the ring: its handle may then name a newer life). This is the one pass that reads by
+ *    handle (random reads over every life the ring holds, one cache line each): a short loop keeps
+ *    many of those misses in flight, where the row pass would wait for each;
  * 3. each of A's entities, in A's order, is written whole into its row: handle, id, spawn frame,
  *    presence, flags, position, rotation (each orientation code unpacked here, once), blended
  *    when the entity is in both frames;
@@ -53,18 +55,20 @@ function growScratch(na: number, nb: number): void {
 /**
  * Writes the rows of the sample between frames A (words from `atA`) and B (from `atB`) of the ring
  * words `u` / `f` into `out` (grown to the rows when needed), with the blend in `seriesCoef` and
- * the squared teleport distance in `seekThreshold[0]`. `table` is the sampler's handle table
- * (stamp, index in B per handle) and `g` a generation not yet stamped in it. Returns the rows
+ * the squared teleport distance in `seekThreshold[0]`. `lives` is the sampler's table, four words
+ * per handle (stamp, index in B, id, spawn frame), `g` a stamp not yet in it, and `oldest` the
+ * oldest frame held (a kept life whose spawn frame is older is read again). Returns the rows
  * written, or -1 when a handle of B lies beyond the table (nothing useful was written; the caller
- * takes the decoding path, which grows the table).
+ * takes the decoding path).
  */
 export function seekRows(
   u: Uint32Array,
   f: Float32Array,
   atA: number,
   atB: number,
-  table: Int32Array,
+  lives: Int32Array,
   g: number,
+  oldest: number,
   entities: EntityTable,
   out: SampleBuffer,
 ): number {
@@ -76,13 +80,13 @@ export function seekRows(
   const pB = hB + nb;
   const rA = pA + na * 3;
   const rB = pB + nb * 3;
-  const len = table.length;
-  // 1. Stamp B: the generation and B's index beside it, one cache line per handle.
+  const len = lives.length;
+  // 1. Stamp B: the generation and B's index beside it, in the handle's entry.
   for (let i = 0; i < nb; i++) {
-    const h2 = (u[hB + i] & HANDLE_MASK) << 1;
-    if (h2 >= len) return -1;
-    table[h2] = g;
-    table[h2 + 1] = i;
+    const h4 = (u[hB + i] & HANDLE_MASK) << 2;
+    if (h4 >= len) return -1;
+    lives[h4] = g;
+    lives[h4 + 1] = i;
   }
   // 2. A's partners in B, ids and spawn frames; the claimed rows of B counted.
   growScratch(na, nb);
@@ -95,14 +99,24 @@ export function seekRows(
   let matched = 0;
   for (let i = 0; i < na; i++) {
     const h = u[hA + i] & HANDLE_MASK;
-    gi[i] = ids[h];
-    gs[i] = spawns[h];
-    const h2 = h << 1;
+    const h4 = h << 2;
     let ib = -1;
-    if (h2 < len && table[h2] === g) {
-      ib = table[h2 + 1];
-      cl[ib] = 1;
-      matched++;
+    if (h4 < len) {
+      if (lives[h4 + 3] < oldest) {
+        // Not kept, or kept for a life whose first frame is no longer held: from the entity table.
+        lives[h4 + 2] = ids[h];
+        lives[h4 + 3] = spawns[h];
+      }
+      gi[i] = lives[h4 + 2];
+      gs[i] = lives[h4 + 3];
+      if (lives[h4] === g) {
+        ib = lives[h4 + 1];
+        cl[ib] = 1;
+        matched++;
+      }
+    } else {
+      gi[i] = ids[h];
+      gs[i] = spawns[h];
     }
     pi[i] = ib;
   }
@@ -261,8 +275,13 @@ export function seekRows(
       continue;
     }
     oh[k] = h;
-    oi[k] = ids[h];
-    os[k] = spawns[h];
+    const h4 = h << 2;
+    if (lives[h4 + 3] < oldest) {
+      lives[h4 + 2] = ids[h];
+      lives[h4 + 3] = spawns[h];
+    }
+    oi[k] = lives[h4 + 2];
+    os[k] = lives[h4 + 3];
     obs[k] = -1;
     obc[k] = 0;
     opr[k] = Presence.ONLY_B;

@@ -220,3 +220,61 @@ describe('Sampler, a seek against a reference (re-sorted, churning, sparse ids)'
     }
   });
 });
+
+describe('Sampler, the lives a seek keeps (ids and spawn frames by handle)', () => {
+  /** Records `frames` frames of `n` entities whose ids start at `base` and change every `life` frames. */
+  function recordLives(rec: Recorder, from: number, frames: number, n: number, life: number, base: number): void {
+    for (let f = from; f < from + frames; f++) {
+      rec.beginFrame(f * 0.1, 0.1);
+      const gen = Math.floor(f / life);
+      for (let i = 0; i < n; i++) rec.entity(base + gen * 1000 + i, i, f, 0, ...axisAngle(0, 0, 1, 0.1 * f + i), 0);
+      rec.endFrame();
+    }
+  }
+
+  /** The ids the world gave frame `f`'s entities, in order (see `recordLives`). */
+  const idsAt = (f: number, n: number, life: number, base: number): number[] =>
+    Array.from({ length: n }, (_, i) => base + Math.floor(f / life) * 1000 + i);
+
+  it('a handle given to a new life after the old one left the ring shows the new id and spawn frame', () => {
+    const rec = quietRecorder({ maxFrames: 12 });
+    const n = 20;
+    const life = 4;
+    recordLives(rec, 0, 12, n, life, 0);
+    const s = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    // Seeks over every pair held: every handle's life is kept.
+    for (let f = 0; f < 11; f++) {
+      expect(s.sample(f + 0.5, out)).toBe(true);
+      expect([...out.ids.subarray(0, n)]).toEqual(idsAt(f, n, life, 0));
+    }
+    const handles = new Set(out.handles.subarray(0, out.count));
+    // Three rings later, every old life has left and its handle serves a new one.
+    recordLives(rec, 12, 36, n, life, 0);
+    let reused = 0;
+    for (let f = 36; f < 47; f++) {
+      expect(s.sample(f + 0.5, out)).toBe(true);
+      expect(s.decodeCount, 'read from the ring').toBe(0);
+      const lifeStart = Math.floor(f / life) * life;
+      expect([...out.ids.subarray(0, n)], `at ${f + 0.5}`).toEqual(idsAt(f, n, life, 0));
+      expect([...out.spawnFrames.subarray(0, n)], `at ${f + 0.5}`).toEqual(new Array(n).fill(lifeStart));
+      for (let k = 0; k < out.count; k++) if (handles.has(out.handles[k])) reused++;
+    }
+    expect(reused, 'handles of the first lives were given to new ones').toBeGreaterThan(0);
+  });
+
+  it('after clear(), a new recording in the same recorder shows its own ids', () => {
+    const rec = quietRecorder({ maxFrames: 30 });
+    recordLives(rec, 0, 10, 8, 100, 0);
+    const s = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    for (let f = 0; f < 9; f++) s.sample(f + 0.5, out);
+    rec.clear();
+    recordLives(rec, 10, 10, 8, 100, 500);
+    for (let f = 10; f < 19; f++) {
+      expect(s.sample(f + 0.5, out)).toBe(true);
+      expect([...out.ids.subarray(0, out.count)], `at ${f + 0.5}`).toEqual(idsAt(f, 8, 100, 500));
+      expect([...out.spawnFrames.subarray(0, out.count)]).toEqual(new Array(8).fill(10));
+    }
+  });
+});

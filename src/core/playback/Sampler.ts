@@ -60,9 +60,9 @@ class FrameSlot {
  *
  * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
  * cached frames and the match (their stamps and versions), a seek keeps its table of lives between
- * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per entity. What needs none of that state is in
- * `sampleRows.ts`: the layout rows of a match, the whole-frame copy, the per-row copies and the
- * bone blends.
+ * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per
+ * entity. What needs none of that state is in `sampleRows.ts`: the layout rows of a match, the
+ * whole-frame copy, the per-row copies and the bone blends.
  *
  * @example
  * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });

@@ -33,7 +33,10 @@ interface Entry {
   flags: number;
 }
 
-/** Rotation steps per frame (radians): still, the short series, the full series (near 1 and far), trigonometry, past 180° (the sign flip). */
+/**
+ * Rotation steps per frame (radians): still, the short series, the full series (near 1 and far),
+ * trigonometry, past 180° (the sign flip).
+ */
 const STEPS = [0, 0, 0.02, 0.15, 0.5, 1.2, 2.6, 3.5];
 
 /** Records the world and returns each frame's entries in the order recorded. */

@@ -2,7 +2,16 @@ import { H_BONE_WORDS, H_DISPLAY_WORDS } from '../format/layout';
 import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
-import { BLEND_T, blendBones, copyEntity, copyFrame, sampleDisplay, seriesCoef, writeLayout } from './sampleRows';
+import {
+  BLEND_T,
+  blendBones,
+  copyEntity,
+  copyFrame,
+  SLERP_SHORT_MIN_COS,
+  sampleDisplay,
+  seriesCoef,
+  writeLayout,
+} from './sampleRows';
 import type { SampleBuffer } from './SampleBuffer';
 import { seekRows, seekThreshold } from './seekRows';
 import type { TimeControl } from './TimeControl';
@@ -50,11 +59,10 @@ class FrameSlot {
  * before).
  *
  * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
- * cached frames and the match (their stamps and versions), a seek shares the handle table and its
- * generation with the match, and the entity blend loop is inlined by
- * hand, so it makes no call that passes a double per entity. What needs none of that state is in
- * `sampleRows.ts`: the layout rows of a match, the whole-frame copy, the per-row copies and the
- * bone blends.
+ * cached frames and the match (their stamps and versions), a seek keeps its table of lives between
+ * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per
+ * entity. What needs none of that state is in `sampleRows.ts`: the layout rows of a match, the
+ * whole-frame copy, the per-row copies and the bone blends.
  *
  * @example
  * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });
@@ -86,6 +94,16 @@ export class Sampler {
    */
   private table = new Int32Array(0);
   private gen = 0;
+  /**
+   * The seek's table (`seekRows`), per handle h: `lives[4h]` a generation stamp, `lives[4h + 1]` the
+   * handle's index in frame B, `lives[4h + 2]` and `lives[4h + 3]` the id and spawn frame of its
+   * life, kept from one seek to the next: one cache line per handle instead of three (this table,
+   * the entity table's ids, its spawn frames). A kept life is trusted while its spawn frame is
+   * held: a handle is recycled only once every frame that mentions it has left the ring, and frame
+   * numbers only grow (after a refill with reused numbers, `invalidate` drops what is kept).
+   */
+  private lives = new Int32Array(0);
+  private livesGen = 0;
   private decodes = 0;
   /** The pair of the last sample taken from the ring's words (`sampleFromRing`), by frame A's content. */
   private ringFrame = -1;
@@ -261,19 +279,18 @@ export class Sampler {
       return false;
     }
     const cap = r.entities.capacity;
-    if (this.table.length < cap * 2) {
-      this.table = new Int32Array(Math.max(cap, this.table.length) * 2);
-      this.gen = 0;
+    if (this.lives.length < cap * 4) {
+      this.lives = new Int32Array(cap * 4);
+      this.forgetLives();
     }
-    if (this.gen >= 0x7ffffff0) {
-      this.table.fill(0);
-      this.gen = 0;
+    if (this.livesGen >= 0x7ffffff0) {
+      for (let h = 0; h < this.lives.length; h += 4) this.lives[h] = 0;
+      this.livesGen = 0;
     }
-    const g = this.gen + 2;
-    this.gen = g;
+    const g = ++this.livesGen;
     slerpCoefficients(seriesCoef);
     seekThreshold[0] = this.threshold * this.threshold;
-    const n = seekRows(u, r.ring.f32, atA, atB, this.table, g, r.entities, out);
+    const n = seekRows(u, r.ring.f32, atA, atB, this.lives, g, r.oldestFrame | 0, r.entities, out);
     if (n < 0) return false;
     this.ringFrame = fa;
     this.ringAtA = atA;
@@ -296,12 +313,19 @@ export class Sampler {
   /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
   public invalidate(): void {
     this.ringFrame = -1;
+    this.forgetLives();
     this.slot0.frame = -1;
     this.slot1.frame = -1;
     this.slot0.stamp++;
     this.slot1.stamp++;
     this.matchA = null;
     this.matchB = null;
+  }
+
+  /** Forgets the lives kept in the seek's table (their spawn frames below any frame number). */
+  private forgetLives(): void {
+    const lives = this.lives;
+    for (let h = 3; h < lives.length; h += 4) lives[h] = -0x80000000;
   }
 
   /** Frames decoded since construction (diagnostics: shows the neighbour cache at work). */
@@ -483,9 +507,11 @@ export class Sampler {
         op[o3] = ax + dx * t;
         op[o3 + 1] = ay + dy * t;
         op[o3 + 2] = az + dz * t;
-        // Shortest-path slerp: a hand-inlined copy of `slerpWithCoefficients` (math/slerp.ts), kept
-        // in the loop for speed; slerp.test.ts checks that the two agree. Series weights for
-        // |cos| >= SLERP_SERIES_MIN_COS, trigonometry beyond.
+        // Shortest-path slerp: `slerpWithCoefficients` (math/slerp.ts) inlined by hand, kept in the
+        // loop for speed (slerp.test.ts checks that the two agree), with two shortcuts: equal
+        // rotations are kept as they are, and a small angle (|cos| >= SLERP_SHORT_MIN_COS) evaluates
+        // the series' first 4 terms only. Series weights up to SLERP_SERIES_MIN_COS, trigonometry
+        // beyond. `seekRows` repeats these steps, so that a seek gives the same bits.
         const qa = ia * 4;
         const qb = ib * 4;
         const x0 = ar[qa],
@@ -496,6 +522,16 @@ export class Sampler {
           y1 = br[qb + 1],
           z1 = br[qb + 2],
           w1 = br[qb + 3];
+        of[k] = nearB ? bf[ib] : af[ia];
+        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
+        if (x0 === x1 && y0 === y1 && z0 === z1 && w0 === w1) {
+          // The same rotation in both frames (a still entity): kept as it is.
+          or[o4] = x0;
+          or[o4 + 1] = y0;
+          or[o4 + 2] = z0;
+          or[o4 + 3] = w0;
+          continue;
+        }
         let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
         if (cos < 0) {
           cos = -cos;
@@ -506,7 +542,13 @@ export class Sampler {
         }
         let s0: number;
         let s1: number;
-        if (cos >= SLERP_SERIES_MIN_COS) {
+        if (cos >= SLERP_SHORT_MIN_COS) {
+          // Rotations close together (nearly every frame step): the series' first 4 terms suffice.
+          const y = cos - 1;
+          const y2 = y * y;
+          s1 = t0 + t1 * y + (t2 + t3 * y) * y2;
+          s0 = u0 + u1 * y + (u2 + u3 * y) * y2;
+        } else if (cos >= SLERP_SERIES_MIN_COS) {
           // Estrin's scheme: shorter dependency chains than Horner.
           const y = cos - 1;
           const y2 = y * y;
@@ -524,8 +566,6 @@ export class Sampler {
         or[o4 + 1] = s0 * y0 + s1 * y1;
         or[o4 + 2] = s0 * z0 + s1 * z1;
         or[o4 + 3] = s0 * w0 + s1 * w1;
-        of[k] = nearB ? bf[ib] : af[ia];
-        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
       } else if (ia >= 0) {
         copyEntity(a, ia, out, k);
       } else {

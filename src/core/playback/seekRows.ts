@@ -2,18 +2,22 @@ import { H_ENTITY_COUNT, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS } from '../forma
 import { SLERP_SERIES_MIN_COS } from '../math/slerp';
 import { decodeQuatAt } from '../math/quat';
 import type { EntityTable } from '../store/EntityTable';
-import { BLEND_T, seriesCoef } from './sampleRows';
+import { BLEND_T, SLERP_SHORT_MIN_COS, seriesCoef } from './sampleRows';
 import { Presence, type SampleBuffer } from './SampleBuffer';
 
 /**
  * A seek's sample straight from the ring: when neither neighbour frame is cached, the sampler
  * blends from the two frames' words instead of decoding both into buffers, matching and laying the
- * rows out in passes of their own (eight passes over the rows before, four now, two of them over
- * handle words only):
+ * rows out in passes of their own. Four passes, two of them over handle words only:
  *
- * 1. B's handles are stamped into the handle-indexed table (its index in B beside the stamp);
- * 2. A's handles mark their partners in B, which counts the rows (the output then grows to what
- *    the decoding path would give it);
+ * 1. B's handles are stamped into the sampler's per-handle table (its index in B beside the stamp);
+ * 2. each of A's handles finds its partner in B (kept by A's row, and B's row marked as claimed,
+ *    which counts the rows: the output then grows to what the decoding path would give it), and its
+ *    id and spawn frame are read from the same entry of the table, where the sampler keeps them
+ *    from one seek to the next (from the entity table when not kept, or when the life's spawn frame
+ *    has left the ring: its handle may then name a newer life). This is the one pass that reads by
+ *    handle (random reads over every life the ring holds, one cache line each): a short loop keeps
+ *    many of those misses in flight, where the row pass would wait for each;
  * 3. each of A's entities, in A's order, is written whole into its row: handle, id, spawn frame,
  *    presence, flags, position, rotation (each orientation code unpacked here, once), blended
  *    when the entity is in both frames;
@@ -30,19 +34,41 @@ const quats = new Float32Array(8);
 export const seekThreshold = new Float64Array(1);
 
 /**
+ * Per row of A: its partner's index in B (-1: none), its id and its spawn frame (pass 2). Per row of
+ * B: 1 once a row of A claimed it, swept back to 0 by pass 4. Grown to the largest frame seen.
+ */
+let partnerOf = new Int32Array(0);
+let idOf = new Int32Array(0);
+let spawnOf = new Int32Array(0);
+let claimed = new Uint8Array(0);
+
+function growScratch(na: number, nb: number): void {
+  if (partnerOf.length < na) {
+    const cap = Math.max(na, partnerOf.length * 2, 64);
+    partnerOf = new Int32Array(cap);
+    idOf = new Int32Array(cap);
+    spawnOf = new Int32Array(cap);
+  }
+  if (claimed.length < nb) claimed = new Uint8Array(Math.max(nb, claimed.length * 2, 64));
+}
+
+/**
  * Writes the rows of the sample between frames A (words from `atA`) and B (from `atB`) of the ring
- * words `u` / `f` into `out` (grown to the rows when needed), with the blend in `seriesCoef` and the squared teleport distance in `seekThreshold[0]`. `table` is the sampler's
- * handle table (stamp, index in B per handle) and `g` a fresh generation (`g + 1` must be unused
- * too). Returns the rows written, or -1 when a handle of B lies beyond the table (nothing useful was
- * written; the caller takes the decoding path, which grows the table).
+ * words `u` / `f` into `out` (grown to the rows when needed), with the blend in `seriesCoef` and
+ * the squared teleport distance in `seekThreshold[0]`. `lives` is the sampler's table, four words
+ * per handle (stamp, index in B, id, spawn frame), `g` a stamp not yet in it, and `oldest` the
+ * oldest frame held (a kept life whose spawn frame is older is read again). Returns the rows
+ * written, or -1 when a handle of B lies beyond the table (nothing useful was written; the caller
+ * takes the decoding path).
  */
 export function seekRows(
   u: Uint32Array,
   f: Float32Array,
   atA: number,
   atB: number,
-  table: Int32Array,
+  lives: Int32Array,
   g: number,
+  oldest: number,
   entities: EntityTable,
   out: SampleBuffer,
 ): number {
@@ -54,23 +80,45 @@ export function seekRows(
   const pB = hB + nb;
   const rA = pA + na * 3;
   const rB = pB + nb * 3;
-  const len = table.length;
-  // 1. Stamp B: gen marks "in B, not yet matched"; gen + 1 marks "in B, matched".
+  const len = lives.length;
+  // 1. Stamp B: the generation and B's index beside it, in the handle's entry.
   for (let i = 0; i < nb; i++) {
-    const h2 = (u[hB + i] & HANDLE_MASK) << 1;
-    if (h2 >= len) return -1;
-    table[h2] = g;
-    table[h2 + 1] = i;
+    const h4 = (u[hB + i] & HANDLE_MASK) << 2;
+    if (h4 >= len) return -1;
+    lives[h4] = g;
+    lives[h4 + 1] = i;
   }
-  // 2. Mark A's partners in B (gen + 1), which counts the rows: the output grows to exactly what the
-  // decoding path would size it to (`ensure(rows)`).
+  // 2. A's partners in B, ids and spawn frames; the claimed rows of B counted.
+  growScratch(na, nb);
+  const pi = partnerOf;
+  const gi = idOf;
+  const gs = spawnOf;
+  const cl = claimed;
+  const ids = entities.ids;
+  const spawns = entities.spawnFrames;
   let matched = 0;
   for (let i = 0; i < na; i++) {
-    const h2 = (u[hA + i] & HANDLE_MASK) << 1;
-    if (h2 < len && table[h2] === g) {
-      table[h2] = g + 1;
-      matched++;
+    const h = u[hA + i] & HANDLE_MASK;
+    const h4 = h << 2;
+    let ib = -1;
+    if (h4 < len) {
+      if (lives[h4 + 3] < oldest) {
+        // Not kept, or kept for a life whose first frame is no longer held: from the entity table.
+        lives[h4 + 2] = ids[h];
+        lives[h4 + 3] = spawns[h];
+      }
+      gi[i] = lives[h4 + 2];
+      gs[i] = lives[h4 + 3];
+      if (lives[h4] === g) {
+        ib = lives[h4 + 1];
+        cl[ib] = 1;
+        matched++;
+      }
+    } else {
+      gi[i] = ids[h];
+      gs[i] = spawns[h];
     }
+    pi[i] = ib;
   }
   out.ensure(na + nb - matched);
   const c = seriesCoef;
@@ -98,8 +146,6 @@ export function seekRows(
     u7 = c[17],
     u8 = c[18],
     u9 = c[19];
-  const ids = entities.ids;
-  const spawns = entities.spawnFrames;
   const oh = out.handles;
   const oi = out.ids;
   const os = out.spawnFrames;
@@ -114,16 +160,16 @@ export function seekRows(
   for (let i = 0; i < na; i++) {
     const w = u[hA + i];
     const h = w & HANDLE_MASK;
-    const h2 = h << 1;
     oh[i] = h;
-    oi[i] = ids[h];
-    os[i] = spawns[h];
+    oi[i] = gi[i];
+    os[i] = gs[i];
     obs[i] = -1;
     obc[i] = 0;
     const o3 = i * 3;
     const o4 = i * 4;
     const pa = pA + i * 3;
-    if (h2 >= len || table[h2] !== g + 1) {
+    const ib = pi[i];
+    if (ib < 0) {
       opr[i] = Presence.ONLY_A;
       of[i] = w >>> HANDLE_BITS;
       op[o3] = f[pa];
@@ -132,7 +178,6 @@ export function seekRows(
       decodeQuatAt(u, rA + i, or, o4);
       continue;
     }
-    const ib = table[h2 + 1];
     opr[i] = Presence.BOTH;
     const pb = pB + ib * 3;
     const ax = f[pa],
@@ -162,7 +207,15 @@ export function seekRows(
     op[o3] = ax + dx * t;
     op[o3 + 1] = ay + dy * t;
     op[o3 + 2] = az + dz * t;
-    // The shortest-path slerp of `Sampler`'s blend loop (a hand-inlined `slerpWithCoefficients`).
+    // The shortest-path slerp of `Sampler`'s blend loop, in the same steps: equal rotations kept,
+    // the series' first terms for a small angle (`SLERP_SHORT_MIN_COS`), all of them up to 120°,
+    // trigonometry beyond.
+    if (u[rA + i] === u[rB + ib]) {
+      // The same code in both frames (a still entity: about a third of the workload's): A's rotation,
+      // as the decoding path gives it (equal rotations are not blended), without unpacking B's.
+      decodeQuatAt(u, rA + i, or, o4);
+      continue;
+    }
     decodeQuatAt(u, rA + i, q, 0);
     decodeQuatAt(u, rB + ib, q, 4);
     const x0 = q[0],
@@ -173,6 +226,13 @@ export function seekRows(
       y1 = q[5],
       z1 = q[6],
       w1 = q[7];
+    if (x0 === x1 && y0 === y1 && z0 === z1 && w0 === w1) {
+      or[o4] = x0;
+      or[o4 + 1] = y0;
+      or[o4 + 2] = z0;
+      or[o4 + 3] = w0;
+      continue;
+    }
     let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
     if (cos < 0) {
       cos = -cos;
@@ -183,7 +243,12 @@ export function seekRows(
     }
     let s0: number;
     let s1: number;
-    if (cos >= SLERP_SERIES_MIN_COS) {
+    if (cos >= SLERP_SHORT_MIN_COS) {
+      const y = cos - 1;
+      const y2 = y * y;
+      s1 = t0 + t1 * y + (t2 + t3 * y) * y2;
+      s0 = u0 + u1 * y + (u2 + u3 * y) * y2;
+    } else if (cos >= SLERP_SERIES_MIN_COS) {
       const y = cos - 1;
       const y2 = y * y;
       const y4 = y2 * y2;
@@ -205,10 +270,18 @@ export function seekRows(
   for (let i = 0; i < nb; i++) {
     const w = u[hB + i];
     const h = w & HANDLE_MASK;
-    if (table[h << 1] !== g) continue;
+    if (cl[i] !== 0) {
+      cl[i] = 0;
+      continue;
+    }
     oh[k] = h;
-    oi[k] = ids[h];
-    os[k] = spawns[h];
+    const h4 = h << 2;
+    if (lives[h4 + 3] < oldest) {
+      lives[h4 + 2] = ids[h];
+      lives[h4 + 3] = spawns[h];
+    }
+    oi[k] = lives[h4 + 2];
+    os[k] = lives[h4 + 3];
     obs[k] = -1;
     obc[k] = 0;
     opr[k] = Presence.ONLY_B;

@@ -13,13 +13,13 @@
  * functions with the most self and inclusive time are printed (see `cpuProfile.ts`), leaving out the
  * page's untimed waits for the GPU process (`syncGpu`).
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createServer } from 'vite';
 import { speedProbeMs } from '../lib/speedProbe';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../sections/overlay';
 import { startProfile, stopProfile, summarizeProfile } from './cpuProfile';
 import type { OverlayBenchOptions, OverlayBenchResult } from './overlayBench';
+import { createOverlayBenchServer } from './overlayServer';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -29,22 +29,7 @@ const primitives = Number(args[1] ?? 10000);
 const runs = Number(args[2] ?? 1);
 
 async function main(): Promise<void> {
-  const server = await createServer({
-    configFile: false,
-    root: join(ROOT, 'bench/overlay'),
-    cacheDir: join(ROOT, 'bench/out/vite-overlay'),
-    logLevel: 'error',
-    clearScreen: false,
-    optimizeDeps: { include: ['pixi.js'] },
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      strictPort: false,
-      hmr: false,
-      fs: { allow: [ROOT] },
-      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
-    },
-  });
+  const server = await createOverlayBenchServer(ROOT);
   await server.listen();
   const url = server.resolvedUrls?.local[0];
   if (url === undefined) throw new Error('no local URL');

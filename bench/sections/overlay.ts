@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { OverlayBenchOptions, OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
@@ -7,6 +7,7 @@ import type { InspectorBenchResult } from '../overlay/inspectorBench';
 import type { TimelineBenchResult } from '../overlay/timelineBench';
 import type { BenchContext, BenchFigures, BenchSection, SectionResult } from '../lib/BenchSection';
 import { fixed, formatTable, grouped, type Column } from '../lib/table';
+import { createOverlayBenchServer } from '../overlay/overlayServer';
 
 /**
  * The overlay section: `RewindOverlay.update` on a changed frame for 1,000 entities and 2,000
@@ -76,24 +77,8 @@ export async function runOverlayInChromium(
   log: (line: string) => void,
 ): Promise<OverlayBenchResult> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`overlay: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
-  const { createServer } = await import('vite');
   const { chromium } = await import('playwright-core');
-  const server = await createServer({
-    configFile: false,
-    root: join(ROOT, 'bench/overlay'),
-    cacheDir: join(ROOT, 'bench/out/vite-overlay'),
-    logLevel: 'error',
-    clearScreen: false,
-    optimizeDeps: { include: ['pixi.js'] },
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      strictPort: false,
-      hmr: false,
-      fs: { allow: [ROOT] },
-      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
-    },
-  });
+  const server = await createOverlayBenchServer(ROOT);
   let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
   try {
     await server.listen();

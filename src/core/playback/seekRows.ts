@@ -1,9 +1,7 @@
-import { H_ENTITY_COUNT, HANDLE_BITS, HANDLE_MASK, HEADER_WORDS } from '../format/layout';
-import { SLERP_SERIES_MIN_COS } from '../math/slerp';
-import { decodeQuatAt } from '../math/quat';
+import { H_ENTITY_COUNT, HEADER_WORDS } from '../format/layout';
 import type { EntityTable } from '../store/EntityTable';
-import { BLEND_T, SLERP_SHORT_MIN_COS, seriesCoef } from './sampleRows';
-import { Presence, type SampleBuffer } from './SampleBuffer';
+import { BLEND_T, seriesCoef } from './sampleRows';
+import type { SampleBuffer } from './SampleBuffer';
 
 /**
  * A seek's sample straight from the ring: when neither neighbour frame is cached, the sampler
@@ -17,15 +15,24 @@ import { Presence, type SampleBuffer } from './SampleBuffer';
  *    from one seek to the next (from the entity table when not kept, or when the life's spawn frame
  *    has left the ring: its handle may then name a newer life). This is the one pass that reads by
  *    handle (random reads over every life the ring holds, one cache line each): a short loop keeps
- *    many of those misses in flight, where the row pass would wait for each;
- * 3. each of A's entities, in A's order, is written whole into its row: handle, id, spawn frame,
- *    presence, flags, position, rotation (each orientation code unpacked here, once), blended
- *    when the entity is in both frames;
- * 4. B's entities that A did not claim follow, in B's order.
+ *    many of those misses in flight, where the row pass would wait for each. It writes the layout
+ *    of A's rows as it goes (handle, id, spawn frame, presence: A's row i is the sample's row i),
+ *    so the row pass neither reads nor writes them again; the bone slots are filled once for all
+ *    rows (none: these frames have no bones);
+ * 3. each of A's entities, in A's order, gets flags, position and rotation (each orientation code
+ *    unpacked here, once), blended when the entity is in both frames;
+ * 4. B's entities that A did not claim follow, in B's order, written whole.
  *
  * The rows, and every bit of them, are those of the decode-match-blend path (the same arithmetic
  * on the same float32 values, in the same order; the tests compare the two). Frames with bones or
  * display state take that path: this one has no bone or display rows. Internal to the sampler.
+ *
+ * The loops use literals where they would read an imported constant (the engine reloads and checks
+ * an imported binding at every use in optimised code; a literal is embedded): 0xffffff is
+ * `HANDLE_MASK` and 24 `HANDLE_BITS` (format/layout.ts), 1, 2 and 3 are `Presence.ONLY_A`,
+ * `ONLY_B` and `BOTH`, 0.99 is `SLERP_SHORT_MIN_COS` (sampleRows.ts) and 0.5 `SLERP_SERIES_MIN_COS`
+ * (math/slerp.ts); `unpackQuat` repeats `decodeQuatAt`'s constants. A test checks each against its
+ * source.
  */
 
 /** Unpacked orientations of the pair being blended: A's at 0..3, B's at 4..7 (float32, as decoded). */
@@ -34,20 +41,16 @@ const quats = new Float32Array(8);
 export const seekThreshold = new Float64Array(1);
 
 /**
- * Per row of A: its partner's index in B (-1: none), its id and its spawn frame (pass 2). Per row of
- * B: 1 once a row of A claimed it, swept back to 0 by pass 4. Grown to the largest frame seen.
+ * Per row of A: its partner's index in B (-1: none) (pass 2). Per row of B: 1 once a row of A
+ * claimed it, swept back to 0 by pass 4. Grown to the largest frame seen.
  */
 let partnerOf = new Int32Array(0);
-let idOf = new Int32Array(0);
-let spawnOf = new Int32Array(0);
 let claimed = new Uint8Array(0);
 
 function growScratch(na: number, nb: number): void {
   if (partnerOf.length < na) {
     const cap = Math.max(na, partnerOf.length * 2, 64);
     partnerOf = new Int32Array(cap);
-    idOf = new Int32Array(cap);
-    spawnOf = new Int32Array(cap);
   }
   if (claimed.length < nb) claimed = new Uint8Array(Math.max(nb, claimed.length * 2, 64));
 }
@@ -83,23 +86,28 @@ export function seekRows(
   const len = lives.length;
   // 1. Stamp B: the generation and B's index beside it, in the handle's entry.
   for (let i = 0; i < nb; i++) {
-    const h4 = (u[hB + i] & HANDLE_MASK) << 2;
+    const h4 = (u[hB + i] & 0xffffff) << 2;
     if (h4 >= len) return -1;
     lives[h4] = g;
     lives[h4 + 1] = i;
   }
-  // 2. A's partners in B, ids and spawn frames; the claimed rows of B counted.
+  // 2. A's partners in B, and the layout of A's rows (handle, id, spawn frame, presence); the claimed
+  // rows of B counted. The output holds A's rows now, and all of them once the count is known.
   growScratch(na, nb);
   const pi = partnerOf;
-  const gi = idOf;
-  const gs = spawnOf;
   const cl = claimed;
   const ids = entities.ids;
   const spawns = entities.spawnFrames;
+  out.ensure(na);
+  let oh = out.handles;
+  let oi = out.ids;
+  let os = out.spawnFrames;
+  let opr = out.presence;
   let matched = 0;
   for (let i = 0; i < na; i++) {
-    const h = u[hA + i] & HANDLE_MASK;
+    const h = u[hA + i] & 0xffffff;
     const h4 = h << 2;
+    oh[i] = h;
     let ib = -1;
     if (h4 < len) {
       if (lives[h4 + 3] < oldest) {
@@ -107,20 +115,28 @@ export function seekRows(
         lives[h4 + 2] = ids[h];
         lives[h4 + 3] = spawns[h];
       }
-      gi[i] = lives[h4 + 2];
-      gs[i] = lives[h4 + 3];
+      oi[i] = lives[h4 + 2];
+      os[i] = lives[h4 + 3];
       if (lives[h4] === g) {
         ib = lives[h4 + 1];
         cl[ib] = 1;
         matched++;
       }
     } else {
-      gi[i] = ids[h];
-      gs[i] = spawns[h];
+      oi[i] = ids[h];
+      os[i] = spawns[h];
     }
+    opr[i] = ib < 0 ? 1 : 3; // Presence.ONLY_A : Presence.BOTH
     pi[i] = ib;
   }
-  out.ensure(na + nb - matched);
+  const rows = na + nb - matched;
+  out.ensure(rows); // keeps A's rows when it grows
+  oh = out.handles;
+  oi = out.ids;
+  os = out.spawnFrames;
+  opr = out.presence;
+  out.boneStart.fill(-1, 0, rows);
+  out.boneCount.fill(0, 0, rows);
   const c = seriesCoef;
   const t = c[BLEND_T];
   const thr2 = seekThreshold[0];
@@ -146,39 +162,25 @@ export function seekRows(
     u7 = c[17],
     u8 = c[18],
     u9 = c[19];
-  const oh = out.handles;
-  const oi = out.ids;
-  const os = out.spawnFrames;
-  const opr = out.presence;
-  const obs = out.boneStart;
-  const obc = out.boneCount;
   const of = out.flags;
   const op = out.positions;
   const or = out.rotations;
   const q = quats;
-  // 3. A's entities, each written whole.
+  // 3. A's entities: flags, position, rotation.
   for (let i = 0; i < na; i++) {
     const w = u[hA + i];
-    const h = w & HANDLE_MASK;
-    oh[i] = h;
-    oi[i] = gi[i];
-    os[i] = gs[i];
-    obs[i] = -1;
-    obc[i] = 0;
     const o3 = i * 3;
     const o4 = i * 4;
     const pa = pA + i * 3;
     const ib = pi[i];
     if (ib < 0) {
-      opr[i] = Presence.ONLY_A;
-      of[i] = w >>> HANDLE_BITS;
+      of[i] = w >>> 24;
       op[o3] = f[pa];
       op[o3 + 1] = f[pa + 1];
       op[o3 + 2] = f[pa + 2];
-      decodeQuatAt(u, rA + i, or, o4);
+      unpackQuat(u, rA + i, or, o4);
       continue;
     }
-    opr[i] = Presence.BOTH;
     const pb = pB + ib * 3;
     const ax = f[pa],
       ay = f[pa + 1],
@@ -189,21 +191,21 @@ export function seekRows(
     if (dx * dx + dy * dy + dz * dz > thr2) {
       // Teleport: the nearer frame's transform, unblended.
       if (nearB) {
-        of[i] = u[hB + ib] >>> HANDLE_BITS;
+        of[i] = u[hB + ib] >>> 24;
         op[o3] = f[pb];
         op[o3 + 1] = f[pb + 1];
         op[o3 + 2] = f[pb + 2];
-        decodeQuatAt(u, rB + ib, or, o4);
+        unpackQuat(u, rB + ib, or, o4);
       } else {
-        of[i] = w >>> HANDLE_BITS;
+        of[i] = w >>> 24;
         op[o3] = ax;
         op[o3 + 1] = ay;
         op[o3 + 2] = az;
-        decodeQuatAt(u, rA + i, or, o4);
+        unpackQuat(u, rA + i, or, o4);
       }
       continue;
     }
-    of[i] = nearB ? u[hB + ib] >>> HANDLE_BITS : w >>> HANDLE_BITS;
+    of[i] = nearB ? u[hB + ib] >>> 24 : w >>> 24;
     op[o3] = ax + dx * t;
     op[o3 + 1] = ay + dy * t;
     op[o3 + 2] = az + dz * t;
@@ -213,11 +215,11 @@ export function seekRows(
     if (u[rA + i] === u[rB + ib]) {
       // The same code in both frames (a still entity: about a third of the workload's): A's rotation,
       // as the decoding path gives it (equal rotations are not blended), without unpacking B's.
-      decodeQuatAt(u, rA + i, or, o4);
+      unpackQuat(u, rA + i, or, o4);
       continue;
     }
-    decodeQuatAt(u, rA + i, q, 0);
-    decodeQuatAt(u, rB + ib, q, 4);
+    unpackQuat(u, rA + i, q, 0);
+    unpackQuat(u, rB + ib, q, 4);
     const x0 = q[0],
       y0 = q[1],
       z0 = q[2],
@@ -243,12 +245,12 @@ export function seekRows(
     }
     let s0: number;
     let s1: number;
-    if (cos >= SLERP_SHORT_MIN_COS) {
+    if (cos >= 0.99) {
       const y = cos - 1;
       const y2 = y * y;
       s1 = t0 + t1 * y + (t2 + t3 * y) * y2;
       s0 = u0 + u1 * y + (u2 + u3 * y) * y2;
-    } else if (cos >= SLERP_SERIES_MIN_COS) {
+    } else if (cos >= 0.5) {
       const y = cos - 1;
       const y2 = y * y;
       const y4 = y2 * y2;
@@ -269,7 +271,7 @@ export function seekRows(
   let k = na;
   for (let i = 0; i < nb; i++) {
     const w = u[hB + i];
-    const h = w & HANDLE_MASK;
+    const h = w & 0xffffff;
     if (cl[i] !== 0) {
       cl[i] = 0;
       continue;
@@ -282,16 +284,35 @@ export function seekRows(
     }
     oi[k] = lives[h4 + 2];
     os[k] = lives[h4 + 3];
-    obs[k] = -1;
-    obc[k] = 0;
-    opr[k] = Presence.ONLY_B;
-    of[k] = w >>> HANDLE_BITS;
+    opr[k] = 2;
+    of[k] = w >>> 24;
     const pb = pB + i * 3;
     op[k * 3] = f[pb];
     op[k * 3 + 1] = f[pb + 1];
     op[k * 3 + 2] = f[pb + 2];
-    decodeQuatAt(u, rB + i, or, k * 4);
+    unpackQuat(u, rB + i, or, k * 4);
     k++;
   }
   return k;
+}
+
+/**
+ * `decodeQuatAt` (math/quat.ts) into a float32 row, in the same steps (the same bits), with its
+ * constants as literals (0.0013837706089756313 is its `INV_SCALE`, (2 / √2) / 1022, and 511 its
+ * `MID`), the other three components' places computed rather than read from its `OTHERS` table (the
+ * j-th of them is j, plus 1 from the largest component's index on), and the square root of a
+ * clamped argument instead of a branch (√0 is the 0 it gives). Exported for its test.
+ */
+export function unpackQuat(words: Uint32Array, at: number, out: Float32Array, offset: number): void {
+  const bits = words[at];
+  const idx = bits >>> 30;
+  const a = (((bits >>> 20) & 1023) - 511) * 0.0013837706089756313;
+  const b = (((bits >>> 10) & 1023) - 511) * 0.0013837706089756313;
+  const c = ((bits & 1023) - 511) * 0.0013837706089756313;
+  const r = 1 - a * a - b * b - c * c;
+  out[offset + idx] = Math.sqrt(Math.max(r, 0));
+  // (idx - j - 1) >>> 31 is 1 when idx <= j: the j-th other component sits one place further on.
+  out[offset + ((idx - 1) >>> 31)] = a;
+  out[offset + 1 + ((idx - 2) >>> 31)] = b;
+  out[offset + 2 + ((idx - 3) >>> 31)] = c;
 }

@@ -222,6 +222,31 @@ describe('Sampler, a seek against a reference (re-sorted, churning, sparse ids)'
       checkSample(out, frames, Math.floor(p), 0.5);
     }
   });
+
+  it('a seek into a buffer that held bones leaves no bone slot, and grows a fresh buffer past the rows of A', () => {
+    const rec = quietRecorder({ maxEntityId: ID_SPACE });
+    const frames = recordWorld(rec, 8, 12);
+    const s = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    expect(s.sample(11.5, out)).toBe(true); // bones in frame 12: decoded, rows with bone slots
+    expect(out.boneTotal).toBeGreaterThan(0);
+    expect([...out.boneStart.subarray(0, out.count)].some((b) => b >= 0)).toBe(true);
+    for (const p of [30.5, 20.25]) {
+      expect(s.sample(p, out)).toBe(true);
+      expect(s.decodeCount, `a seek to ${p} is read from the ring`).toBe(2);
+      checkSample(out, frames, Math.floor(p), p - Math.floor(p));
+      expect(out.boneTotal).toBe(0);
+      expect([...out.boneStart.subarray(0, out.count)]).toEqual(new Array(out.count).fill(-1));
+      expect([...out.boneCount.subarray(0, out.count)]).toEqual(new Array(out.count).fill(0));
+    }
+    // A buffer with no room yet: the seek makes room for A's rows, then for B's newcomers after them.
+    const fresh = new SampleBuffer();
+    const s2 = new Sampler(rec.reader);
+    expect(s2.sample(25.5, fresh)).toBe(true);
+    expect(s2.decodeCount).toBe(0);
+    expect(fresh.count).toBeGreaterThan(frames[25].length);
+    checkSample(fresh, frames, 25, 0.5);
+  });
 });
 
 describe('Sampler, the lives a seek keeps (ids and spawn frames by handle)', () => {

@@ -230,6 +230,18 @@ describe('saveReplay: the header', () => {
     expect(frames).toEqual([]);
     expect(Array.from(bytes.subarray(framesAt))).toEqual([0xdd, 0, 0, 0, 0]);
     expect(bytes.length).toBe(framesAt + 5);
+    // Emptied by clear(): the ring's oldest frame number has moved on, the file still says first 0
+    // (`count > 0 ? ring.oldestFrame : 0` → `true`).
+    const cleared = new Recorder({ maxFrames: 4, arenaBytes: 4096, onWarning: () => {} });
+    for (let f = 0; f < 3; f++) {
+      cleared.beginFrame(f, 1);
+      cleared.endFrame();
+    }
+    cleared.clear();
+    expect(cleared.ring.frameCount).toBe(0);
+    expect(cleared.ring.oldestFrame).toBe(3);
+    const frames0 = parse(saveReplay(cleared, { savedAt: 'x' })).header.get('frames') as Map<string, unknown>;
+    expect([frames0.get('first'), frames0.get('count'), frames0.get('words')]).toEqual([0, 0, 0]);
   });
 
   it('static layers: stored by default, left out on request or without any', () => {

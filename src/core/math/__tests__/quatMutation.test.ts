@@ -29,6 +29,13 @@ function rotatedXAngle(q: ArrayLike<number>): number {
   return Math.atan2(v[1], v[0]);
 }
 
+describe('module state', () => {
+  it('quatStatus starts as not sanitized, before any encode', () => {
+    // { sanitized: false } → {} / { sanitized: true }. (This file's first test: nothing encoded yet.)
+    expect(quatStatus).toEqual({ sanitized: false });
+  });
+});
+
 describe('2D angle helpers', () => {
   it('angleZToQuat writes a rotation about z at an index, and quatToAngleZ reads it back', () => {
     // h = angle * 0.5 → angle / 0.5 / angle + 0.5; each write of out[i..i+3] (indices + 1 → - 1...).
@@ -111,6 +118,30 @@ describe('decoder edges', () => {
   });
 });
 
+describe('encodeQuatColumns on the exact path', () => {
+  it('writes each entry decided in float32 at its own index', () => {
+    // roundExact(idx, k4, out, at + j) → at - j: exact ties (two equal components) take the exact path.
+    const n = 40;
+    const qx = new Float32Array(n);
+    const qy = new Float32Array(n);
+    const qz = new Float32Array(n);
+    const qw = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = 0.05 + 0.01 * i;
+      qx[i] = a;
+      qy[i] = a;
+      qz[i] = 0.3 - 0.005 * i;
+      qw[i] = Math.sqrt(Math.max(0, 1 - 2 * a * a - qz[i] * qz[i])) + 0.3;
+    }
+    const out = new Int32Array(n + 8).fill(0x1234);
+    expect(encodeQuatColumns(qx, qy, qz, qw, n, out, 8)).toBe(0);
+    for (let i = 0; i < n; i++) expect(out[8 + i]).toBe(encodeQuat(qx[i], qy[i], qz[i], qw[i]));
+    expect(Array.from(out.subarray(0, 8))).toEqual(new Array(8).fill(0x1234));
+    // Distinct codes: a wrong index would repeat or misplace one.
+    expect(new Set(out.subarray(8)).size).toBe(n);
+  });
+});
+
 describe('validity bounds at the float32 squared norm', () => {
   const f = Math.fround;
   const MIN = f(1e-20);
@@ -163,6 +194,18 @@ describe('validity bounds at the float32 squared norm', () => {
     const x3 = step(x2, -1);
     expect(n2(x3, y2)).toBeLessThan(MAX);
     check(x3, y2, true);
+  });
+
+  it('every component counts in the squared norm', () => {
+    // A term of ((x² + y²) + z²) + w² dropped or subtracted: a unit quaternion along each axis.
+    for (let k = 0; k < 4; k++) {
+      const q = [0, 0, 0, 0];
+      q[k] = 1;
+      expect(quatIsEncodable(q[0], q[1], q[2], q[3])).toBe(true);
+      q[k] = 0.5;
+      q[(k + 1) % 4] = 0;
+      expect(quatIsEncodable(q[0], q[1], q[2], q[3])).toBe(true);
+    }
   });
 
   it('quatIsEncodableAt reads entry i of each column', () => {

@@ -114,6 +114,16 @@ describe('slerpWithCoefficients', () => {
     for (let i = 0; i < 4; i++) expect(p[i]).toBeCloseTo(mid[i], 7);
   });
 
+  it('at exactly 90° apart (cos θ = 0) keeps b as given: no flip', () => {
+    // cos < 0 → <= 0: at 0 both ways are equally short; the blend goes towards b, not −b.
+    const a = [0, 0, 0, 1];
+    const b = [0, 0, 1, 0];
+    const out = new Float64Array(4);
+    slerpWithCoefficients(at(0.5), a, 0, b, 0, out, 0);
+    expect(out[2]).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(out[3]).toBeCloseTo(Math.SQRT1_2, 12);
+  });
+
   it('renormalises: scaled inputs give a unit result in the same direction', () => {
     // nrm = 1 / sqrt(...) → * sqrt, a term of the sum dropped or negated.
     const a = about([0, 0, 1], 0.4).map((v) => v * 1.01);

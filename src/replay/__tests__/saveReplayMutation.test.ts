@@ -528,6 +528,13 @@ describe('saveReplay: an inconsistent source', () => {
       'source.ring[0]',
       `handle ${table.highWater} is not in the entity table`,
     ]);
+    // Past the table's storage too (`h >= referenced.length` dropped: `used[h]` is then undefined).
+    expect(table.used.length).toBeLessThan(HANDLE_MASK);
+    u32[at] = (word & ~HANDLE_MASK) | HANDLE_MASK;
+    expect(badInput(() => saveReplay(rec, { savedAt: 'x' }))).toEqual([
+      'source.ring[0]',
+      `handle ${HANDLE_MASK} is not in the entity table`,
+    ]);
     u32[at] = word;
     table.used[h] = 0;
     expect(badInput(() => saveReplay(rec, { savedAt: 'x' }))).toEqual([

@@ -177,6 +177,18 @@ describe('saveReplay: the header', () => {
     expect(frames.map((b) => Array.from(b))).toEqual([2, 3, 4, 5].map((f) => Array.from(ringBytes(rec, f))));
   });
 
+  it('writes maps in their smallest form (the header, fewer than 16 keys, is a fixmap)', () => {
+    // variableMapSize: true → false (map16 for every map).
+    const bytes = saveReplay(rec, { savedAt: 'x' });
+    const d = new MsgDecoder(bytes);
+    d.decode(0, 'magic');
+    d.decode(d.position, 'version');
+    const headerAt = d.position;
+    const header = d.decode(headerAt, 'header') as Map<string, unknown>;
+    expect(header.size).toBeLessThan(16);
+    expect(bytes[headerAt]).toBe(0x80 | header.size);
+  });
+
   it('lists exactly the handles the saved frames use, in handle order, with their lives', () => {
     // `referenced[h] === 0` → false / true, `h >= referenced.length ||` ..., the columns each.
     const { header } = parse(saveReplay(rec, { savedAt: 'x' }));
@@ -279,6 +291,7 @@ describe('saveReplay: the frames array', () => {
       [0, 6, [0xc5, 0x01, 0x00]], // 22 + 42 = 64 words: 256 bytes
       [3268, 3, [0xc5, 0xff, 0xfc]], // 22 + 16,340 + 21 = 16,383 words: 65,532 bytes
       [3271, 1, [0xc6, 0x00, 0x01, 0x00, 0x00]], // 22 + 16,355 + 7 = 16,384 words: 65,536 bytes
+      [3281, 4, [0xc6, 0x00, 0x01, 0x01, 0x1c]], // 22 + 16,405 + 28 = 16,455 words: 65,820 bytes (bin32's low bytes)
     ];
     for (const [entities, lines, head] of cases) {
       const rec = oneFrame(entities, lines);

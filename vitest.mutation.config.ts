@@ -8,6 +8,7 @@ import { REWINDABLE_ALIASES } from './vite.config';
  * which the runner's worker threads do not get). The two randomised suites run fewer cases: each
  * mutant is tested against every test that reaches its code, and a few hundred random cases kill what
  * ten thousand kill.
+ * Likewise quat.ts's sweeps (`RWD_QUAT_SWEEP`: 5 % of the 100,000 and more rotations of `npm test`).
  *
  * `MUTATION_TESTS` (comma-separated globs) narrows the set further, for one file whose code every
  * recording test reaches (e.g. DrawRecorder.ts: its own tests instead of the fuzz suites). Fewer tests
@@ -22,7 +23,7 @@ export default defineConfig({
     environment: 'node',
     include: only.length > 0 ? only : ['src/core/**/__tests__/**/*.test.ts', 'src/replay/**/__tests__/**/*.test.ts'],
     exclude: ['**/*.alloc.test.ts', 'src/core/playback/__tests__/allocation.test.ts'],
-    env: { RWD_PROPERTY_RUNS: '100', RWD_FUZZ_CASES: '150' },
+    env: { RWD_PROPERTY_RUNS: '100', RWD_FUZZ_CASES: '150', RWD_QUAT_SWEEP: '0.05' },
     testTimeout: 60_000,
   },
 });

@@ -139,8 +139,24 @@ export class FieldRows {
    */
   public unmarked = false;
 
+  /**
+   * A run of per-entity rows (`copyRaw`): rows `0 .. count` are staged entities
+   * `runNext - count .. runNext`, their values in `raw`, and neither `rows`, `isRaw`, `rawCount` nor
+   * the stage's marks are written yet (`endRun`). -1: no run.
+   */
+  public runNext = -1;
+
+  /** Ends the run: its rows become raw rows (`isRaw`, `rawCount`; the caller writes `rows`). */
+  public endRun(): void {
+    const c = this.count;
+    this.isRaw.fill(1, 0, c);
+    this.rawCount = c;
+    this.runNext = -1;
+  }
+
   /** Forgets the staged rows. */
   public reset(): void {
+    this.runNext = -1;
     this.isRaw.fill(0, 0, this.count);
     this.rowBad.fill(0, 0, this.count);
     this.count = 0;
@@ -160,6 +176,14 @@ export class FieldRows {
       this.isRaw[r] = 1;
       this.rawCount++;
     }
+  }
+
+  /** Copies `values` (one slot a component) as row `r` of a run (`runNext`): only the values. */
+  public copyRaw(r: number, values: ArrayLike<number>): void {
+    const slots = this.slots;
+    const raw = this.raw;
+    const o = r * slots;
+    for (let k = 0; k < slots; k++) raw[o + k] = values[k];
   }
 
   /** Moves raw row `r` into the typed columns now (a columns call is about to write some of its fields). */

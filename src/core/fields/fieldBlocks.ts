@@ -121,7 +121,7 @@ function writeBlockInOrder(
   keys: Float64Array,
 ): number {
   const { u32, u8 } = t;
-  w = writeHeader(u32, w, rows, k, listed, keys);
+  w = writeHeader(u32, w, rows, k, listed, keys, keys[0]);
   const types = rows.schema.types;
   for (let f = 0; f < types.length; f++) {
     const type = types[f];
@@ -178,20 +178,24 @@ export function packBools(u32: Uint32Array, w: number, bytes: Uint8Array, words:
   return w + out;
 }
 
-/** Writes the block header and, for a listed block, the entity index column; returns the word after them. */
+/**
+ * Writes the block header and, for a listed block, the entity index column (`keys`); returns the
+ * word after them. `first`: a contiguous block's first entity index.
+ */
 function writeHeader(
   u32: Uint32Array,
   w: number,
   rows: FieldRows,
   k: number,
   listed: boolean,
-  keys: Float64Array,
+  keys: Float64Array | null,
+  first: number,
 ): number {
   u32[w] = rows.schema.index | (listed ? BLOCK_LISTED : 0);
   u32[w + 1] = k;
-  u32[w + 2] = listed ? 0 : keys[0];
+  u32[w + 2] = listed ? 0 : first;
   w += BLOCK_HEADER_WORDS;
-  if (listed) {
+  if (listed && keys !== null) {
     for (let q = 0; q < k; q++) u32[w + q] = keys[q];
     w += k;
   }
@@ -205,7 +209,7 @@ const columnAt = new Int32Array(MAX_FIELDS_PER_KIND);
 
 /**
  * Writes a block of rows `0 .. k` of `rows` (block row q is row q; `keys[q]` its entity index in the
- * frame), every one staged by a per-entity call and not yet converted (`FieldRows.stageRaw`), at
+ * frame, for a listed block; `first`: a contiguous block's first entity index), every one staged by a per-entity call and not yet converted (`FieldRows.stageRaw`), at
  * word `w` of `t`: each value converted and checked straight into its column, field by field over
  * tiles of rows, repaired as `FieldRows.materialize` repairs it (rows marked in `rowBad`). Returns
  * the values repaired; the block takes `blockWords(types, k, listed)` words.
@@ -216,11 +220,12 @@ export function writeRawBlock(
   rows: FieldRows,
   k: number,
   listed: boolean,
-  keys: Float64Array,
+  keys: Float64Array | null,
+  first: number,
   maxId: number,
 ): number {
   const { u32, f32, u8 } = t;
-  w = writeHeader(u32, w, rows, k, listed, keys);
+  w = writeHeader(u32, w, rows, k, listed, keys, first);
   const types = rows.schema.types;
   const n = types.length;
   for (let f = 0; f < n; f++) {

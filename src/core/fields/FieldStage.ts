@@ -48,6 +48,8 @@ export class FieldStage {
   private readonly entitySchema: Int32Array;
   /** The highest staged entity index given a row this frame (-1: none). */
   private highIndex = -1;
+  /** The rows whose run (`FieldRows.runNext`) is open, if any: at most one at a time. */
+  private run: FieldRows | null = null;
   /** Some area block's rows and marks are not written yet (`markRows`). */
   private unmarked = false;
   /** Scratch: matches of a columns call. */
@@ -92,6 +94,7 @@ export class FieldStage {
     // One fill up to the highest staged entity with a row, not a write per row.
     if (this.highIndex >= 0) this.entityRow.fill(-1, 0, this.highIndex + 1);
     this.highIndex = -1;
+    this.run = null;
     this.touchedCount = 0;
     this.repaired = 0;
     this.unmarked = false;
@@ -104,23 +107,24 @@ export class FieldStage {
    * one with another schema is dropped.
    */
   public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): void {
-    const known = this.bySchema[schema.index];
-    // The usual call: the entity right after the kind's run of rows (see `FieldRows.runNext`), with
-    // room for one more: only the values are copied; the rows and marks are written if needed.
+    // The usual call: the entity right after the run of rows of its kind (see `FieldRows.runNext`),
+    // with room for one more: only the values are copied; the rows and marks are written if needed.
+    const run = this.run;
     if (
-      known !== undefined &&
-      known.schema === schema &&
-      index === known.runNext &&
-      known.count < known.rows.length &&
+      run !== null &&
+      run.schema === schema &&
+      index === run.runNext &&
+      run.count < run.rows.length &&
       typeof values === 'object' &&
       values !== null
     ) {
-      known.count++;
-      known.runNext = index + 1;
+      run.count++;
+      run.runNext = index + 1;
       this.highIndex = index;
-      known.copyRaw(known.count - 1, values);
+      run.copyRaw(run.count - 1, values);
       return;
     }
+    const known = this.bySchema[schema.index];
     // A kind with rows this frame and room for one more, for an entity after every entity with a
     // row (so it has none yet): appended without looking anything up.
     if (
@@ -149,6 +153,7 @@ export class FieldStage {
       this.touch(rows);
       rows.count = 1;
       rows.runNext = index + 1;
+      this.run = rows;
       rows.unmarked = true;
       this.unmarked = true;
       this.highIndex = index;
@@ -297,6 +302,7 @@ export class FieldStage {
       if (rows.runNext >= 0) {
         this.mark(rows, 0, rows.count, rows.runNext - rows.count);
         rows.endRun();
+        this.run = null;
       } else this.mark(rows, 0, rows.directRows, rows.directStart);
       rows.unmarked = false;
     }

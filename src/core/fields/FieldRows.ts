@@ -154,6 +154,16 @@ export class FieldRows {
     this.runNext = -1;
   }
 
+  /**
+   * The handles of the lives of the block this kind last wrote whole (`FieldOrder.assignKindsHeld`),
+   * `kindsCount` of them, each known to have a kind; written at the `kindsWrite`-th `write` of its
+   * stage, in frame `kindsFrame` (-1: unknown).
+   */
+  public kindsKnown = new Int32Array(0);
+  public kindsCount = 0;
+  public kindsWrite = -2;
+  public kindsFrame = -1;
+
   /** Forgets the staged rows. */
   public reset(): void {
     this.runNext = -1;

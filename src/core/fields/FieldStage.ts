@@ -48,6 +48,8 @@ export class FieldStage {
   private readonly entitySchema: Int32Array;
   /** The highest staged entity index given a row this frame (-1: none). */
   private highIndex = -1;
+  /** `write` calls so far (`FieldOrder.assignKindsHeld`). */
+  private writes = 0;
   /** The rows whose run (`FieldRows.runNext`) is open, if any: at most one at a time. */
   private run: FieldRows | null = null;
   /** Some area block's rows and marks are not written yet (`markRows`). */
@@ -371,6 +373,7 @@ export class FieldStage {
     entityBase: number,
   ): number {
     this.overBudget = false;
+    this.writes++;
     const start = w;
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
@@ -467,7 +470,7 @@ export class FieldStage {
     if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
     if (blockWords(rows.schema.types, c, false) > room) return -1;
     const words = this.area.copyOut(rows, first, target, w);
-    FieldOrder.assignKindsOf(target.u32, entityBase, first, c, entities, rows);
+    FieldOrder.assignKindsHeld(target, entityBase, first, c, entities, rows, this.writes);
     return words;
   }
 
@@ -500,7 +503,7 @@ export class FieldStage {
       for (let r = 0; r < c; r++) rr[r] = start + r;
       this.flagRepaired(target.u32, entityBase, rows, keptIndex);
     }
-    FieldOrder.assignKindsOf(target.u32, entityBase, first, c, entities, rows);
+    FieldOrder.assignKindsHeld(target, entityBase, first, c, entities, rows, this.writes);
     return words;
   }
 

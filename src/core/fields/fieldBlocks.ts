@@ -33,6 +33,9 @@ export interface FieldTarget {
   readonly u32: Uint32Array;
   readonly f32: Float32Array;
   readonly u8: Uint8Array;
+  /** Frames the ring holds, and its newest (`FieldOrder.assignKindsHeld`). */
+  readonly frameCount: number;
+  readonly newestFrame: number;
   /** The buffer of the views and their byte offset in it (a `FieldArea` block moves by `copyWithin` when it is its own). */
   readonly buffer: ArrayBufferLike;
   readonly byteOffset: number;

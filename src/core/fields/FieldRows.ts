@@ -193,7 +193,14 @@ export class FieldRows {
     const slots = this.slots;
     const raw = this.raw;
     const o = r * slots;
-    for (let k = 0; k < slots; k++) raw[o + k] = values[k];
+    let k = 0;
+    for (; k + 4 <= slots; k += 4) {
+      raw[o + k] = values[k];
+      raw[o + k + 1] = values[k + 1];
+      raw[o + k + 2] = values[k + 2];
+      raw[o + k + 3] = values[k + 3];
+    }
+    for (; k < slots; k++) raw[o + k] = values[k];
   }
 
   /** Moves raw row `r` into the typed columns now (a columns call is about to write some of its fields). */

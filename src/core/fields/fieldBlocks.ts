@@ -205,8 +205,11 @@ function writeHeader(
   return w;
 }
 
-/** Rows converted per tile by `writeRawBlock`: their raw values (a few kB) stay in the L1 cache across fields. */
-const TILE = 64;
+/**
+ * Rows converted per tile by `writeRawBlock`: their raw values (20 kB for 10 slots a row) stay in the
+ * L1 cache across fields (256 measured faster than 64: fewer loops of a field to start).
+ */
+const TILE = 256;
 /** `writeRawBlock`'s word offset of each field's column (most fields a kind declares). */
 const columnAt = new Int32Array(MAX_FIELDS_PER_KIND);
 

@@ -27,7 +27,17 @@ export interface FieldStats {
  * `endFrame` (see `fieldLayout.ts`): rows follow their entity through the resolver's drops and
  * compaction (`keptIndex`), in increasing entity index, within the per-frame field budget.
  *
+ * Three ways in, cheapest first: per-entity calls for consecutive entities of one kind are a run
+ * (`FieldRows.runNext`: only the values are copied, converted straight into the frame at
+ * `endFrame`); a columns call's block is staged in the frame's layout (`FieldArea`); anything else
+ * takes the staging columns. The first two write their rows and per-entity marks only when
+ * something else needs them (`markRows`).
+ *
  * Internal to the recorder.
+ *
+ * Size: over 450 lines: the three ways share the per-entity marks, the touched list and the
+ * fall-backs between them (`markRows`, `rowFor`, the order of `write`); split, each file would
+ * change the others' state.
  *
  * @example
  * stage.begin();

@@ -2,6 +2,15 @@ import { HANDLE_MASK as HANDLE_MASK_ } from '../format/layout';
 import type { EntityTable } from '../store/EntityTable';
 import type { FieldRows } from './FieldRows';
 
+/** What `assignKindsHeld` reads of the frame's ring: its words and which frames it holds. */
+export interface KindsFrame {
+  readonly u32: Uint32Array;
+  /** Frames committed and held. */
+  readonly frameCount: number;
+  /** The newest frame committed (meaningless when none). */
+  readonly newestFrame: number;
+}
+
 /** A local copy: hot loops then read a plain local, not a module binding. */
 const HANDLE_MASK = HANDLE_MASK_;
 
@@ -76,6 +85,44 @@ export class FieldOrder {
         kindOf[h] = rows.kindIndex;
       }
     }
+  }
+
+  /**
+   * `assignKindsOf` for a block written whole (rows in a row, none dropped) in frame `t`, skipping
+   * the look-up of each life's kind where the block's row holds the same handle as in the block the
+   * kind wrote in the frame before (`FieldRows.kindsKnown`): that frame is still held (it is the
+   * newest committed, and the previous `write`, `writes` counts them), so its lives were not
+   * released, and each has had a kind since (a kind is never taken away from a life).
+   */
+  public static assignKindsHeld(
+    t: KindsFrame,
+    entityBase: number,
+    from: number,
+    c: number,
+    entities: EntityTable,
+    rows: FieldRows,
+    writes: number,
+  ): void {
+    const u = t.u32;
+    let known = rows.kindsKnown;
+    if (known.length < c) known = rows.kindsKnown = new Int32Array(Math.max(c, known.length * 2));
+    const same = rows.kindsWrite === writes - 1 && t.frameCount > 0 && t.newestFrame === rows.kindsFrame;
+    const held = same ? Math.min(rows.kindsCount, c) : 0;
+    const kindOf = entities.kindOf;
+    const base = entityBase + from;
+    for (let i = 0; i < c; i++) {
+      const h = u[base + i] & HANDLE_MASK;
+      if (i < held && known[i] === h) continue;
+      known[i] = h;
+      if (kindOf[h] < 0) {
+        if (rows.kindIndex < 0) rows.kindIndex = entities.internKind(rows.schema.kind);
+        kindOf[h] = rows.kindIndex;
+      }
+    }
+    rows.kindsCount = c;
+    rows.kindsWrite = writes;
+    // This frame's number: the one after the newest committed (frames are committed in order), -1 when unknown.
+    rows.kindsFrame = t.frameCount > 0 ? t.newestFrame + 1 : -1;
   }
 
   /** The lives of the frame's entities `from .. from + c` (entity words at `entityBase`) that have no kind take `rows`' schema's. */

@@ -139,8 +139,34 @@ export class FieldRows {
    */
   public unmarked = false;
 
+  /**
+   * A run of per-entity rows (`copyRaw`): rows `0 .. count` are staged entities
+   * `runNext - count .. runNext`, their values in `raw`, and neither `rows`, `isRaw`, `rawCount` nor
+   * the stage's marks are written yet (`endRun`). -1: no run.
+   */
+  public runNext = -1;
+
+  /** Ends the run: its rows become raw rows (`isRaw`, `rawCount`; the caller writes `rows`). */
+  public endRun(): void {
+    const c = this.count;
+    this.isRaw.fill(1, 0, c);
+    this.rawCount = c;
+    this.runNext = -1;
+  }
+
+  /**
+   * The handles of the lives of the block this kind last wrote whole (`FieldOrder.assignKindsHeld`),
+   * `kindsCount` of them, each known to have a kind; written at the `kindsWrite`-th `write` of its
+   * stage, in frame `kindsFrame` (-1: unknown).
+   */
+  public kindsKnown = new Int32Array(0);
+  public kindsCount = 0;
+  public kindsWrite = -2;
+  public kindsFrame = -1;
+
   /** Forgets the staged rows. */
   public reset(): void {
+    this.runNext = -1;
     this.isRaw.fill(0, 0, this.count);
     this.rowBad.fill(0, 0, this.count);
     this.count = 0;
@@ -160,6 +186,21 @@ export class FieldRows {
       this.isRaw[r] = 1;
       this.rawCount++;
     }
+  }
+
+  /** Copies `values` (one slot a component) as row `r` of a run (`runNext`): only the values. */
+  public copyRaw(r: number, values: ArrayLike<number>): void {
+    const slots = this.slots;
+    const raw = this.raw;
+    const o = r * slots;
+    let k = 0;
+    for (; k + 4 <= slots; k += 4) {
+      raw[o + k] = values[k];
+      raw[o + k + 1] = values[k + 1];
+      raw[o + k + 2] = values[k + 2];
+      raw[o + k + 3] = values[k + 3];
+    }
+    for (; k < slots; k++) raw[o + k] = values[k];
   }
 
   /** Moves raw row `r` into the typed columns now (a columns call is about to write some of its fields). */

@@ -27,7 +27,17 @@ export interface FieldStats {
  * `endFrame` (see `fieldLayout.ts`): rows follow their entity through the resolver's drops and
  * compaction (`keptIndex`), in increasing entity index, within the per-frame field budget.
  *
+ * Three ways in, cheapest first: per-entity calls for consecutive entities of one kind are a run
+ * (`FieldRows.runNext`: only the values are copied, converted straight into the frame at
+ * `endFrame`); a columns call's block is staged in the frame's layout (`FieldArea`); anything else
+ * takes the staging columns. The first two write their rows and per-entity marks only when
+ * something else needs them (`markRows`).
+ *
  * Internal to the recorder.
+ *
+ * Size: over 450 lines: the three ways share the per-entity marks, the touched list and the
+ * fall-backs between them (`markRows`, `rowFor`, the order of `write`); split, each file would
+ * change the others' state.
  *
  * @example
  * stage.begin();
@@ -48,6 +58,10 @@ export class FieldStage {
   private readonly entitySchema: Int32Array;
   /** The highest staged entity index given a row this frame (-1: none). */
   private highIndex = -1;
+  /** `write` calls so far (`FieldOrder.assignKindsHeld`). */
+  private writes = 0;
+  /** The rows whose run (`FieldRows.runNext`) is open, if any: at most one at a time. */
+  private run: FieldRows | null = null;
   /** Some area block's rows and marks are not written yet (`markRows`). */
   private unmarked = false;
   /** Scratch: matches of a columns call. */
@@ -92,6 +106,7 @@ export class FieldStage {
     // One fill up to the highest staged entity with a row, not a write per row.
     if (this.highIndex >= 0) this.entityRow.fill(-1, 0, this.highIndex + 1);
     this.highIndex = -1;
+    this.run = null;
     this.touchedCount = 0;
     this.repaired = 0;
     this.unmarked = false;
@@ -104,12 +119,30 @@ export class FieldStage {
    * one with another schema is dropped.
    */
   public row(index: number, schema: FieldSchema, values: ArrayLike<number>, id: number): void {
+    // The usual call: the entity right after the run of rows of its kind (see `FieldRows.runNext`),
+    // with room for one more: only the values are copied; the rows and marks are written if needed.
+    const run = this.run;
+    if (
+      run !== null &&
+      run.schema === schema &&
+      index === run.runNext &&
+      run.count < run.rows.length &&
+      typeof values === 'object' &&
+      values !== null
+    ) {
+      run.count++;
+      run.runNext = index + 1;
+      this.highIndex = index;
+      run.copyRaw(run.count - 1, values);
+      return;
+    }
     const known = this.bySchema[schema.index];
-    // The usual call: a kind with rows this frame and room for one more, for an entity after every
-    // entity with a row (so it has none yet): appended without looking anything up.
+    // A kind with rows this frame and room for one more, for an entity after every entity with a
+    // row (so it has none yet): appended without looking anything up.
     if (
       known !== undefined &&
       known.schema === schema &&
+      !this.unmarked &&
       index > this.highIndex &&
       known.count > 0 &&
       known.count < known.rows.length &&
@@ -127,6 +160,18 @@ export class FieldStage {
     }
     if (this.unmarked) this.markRows();
     const rows = this.rowsOf(schema);
+    if (rows.count === 0 && index > this.highIndex && typeof values === 'object' && values !== null) {
+      // The kind's first row of the frame: a run starts (its rows and marks are not written).
+      this.touch(rows);
+      rows.count = 1;
+      rows.runNext = index + 1;
+      this.run = rows;
+      rows.unmarked = true;
+      this.unmarked = true;
+      this.highIndex = index;
+      rows.copyRaw(0, values);
+      return;
+    }
     const r = this.rowFor(index, rows, id);
     if (r < 0) return;
     // Copied as given: checked and converted at endFrame, column by column (`FieldRows.materialize`).
@@ -154,6 +199,8 @@ export class FieldStage {
     const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
     if (c === 0) return;
     const rows = this.rowsOf(schema);
+    // Rows of per-entity calls: written out first (`addRows` appends after them).
+    if (rows.runNext >= 0) this.markRows();
     // A second columns call for the kind: its first block back into the staging columns.
     if (rows.directAt >= 0) {
       if (this.unmarked) this.markRows();
@@ -264,7 +311,11 @@ export class FieldStage {
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
       if (!rows.unmarked) continue;
-      this.mark(rows, 0, rows.directRows, rows.directStart);
+      if (rows.runNext >= 0) {
+        this.mark(rows, 0, rows.count, rows.runNext - rows.count);
+        rows.endRun();
+        this.run = null;
+      } else this.mark(rows, 0, rows.directRows, rows.directStart);
       rows.unmarked = false;
     }
     this.unmarked = false;
@@ -332,9 +383,19 @@ export class FieldStage {
     entityBase: number,
   ): number {
     this.overBudget = false;
+    this.writes++;
     const start = w;
     for (let s = 0; s < this.touchedCount; s++) {
       const rows = this.touched[s];
+      if (rows.runNext >= 0) {
+        // A run of per-entity rows: converted straight into the frame when its entities were all kept in order.
+        const words = this.writeRun(target, w, rows, keptIndex, budgetWords - (w - start), entities, entityBase);
+        if (words >= 0) {
+          w += words;
+          continue;
+        }
+        this.markRows();
+      }
       if (rows.directAt >= 0) {
         // A columns call's block in the area: one copy when it is the kind's only rows, all kept in order.
         if (rows.count === rows.directRows && rows.rawCount === 0) {
@@ -376,7 +437,7 @@ export class FieldStage {
         if (k === 0) continue;
       }
       if (raw) {
-        const bad = writeRawBlock(target, w, rows, k, listed, keys, this.maxEntityId);
+        const bad = writeRawBlock(target, w, rows, k, listed, keys, first, this.maxEntityId);
         if (bad > 0) {
           this.invalid(bad);
           this.flagRepaired(target.u32, entityBase, rows, keptIndex);
@@ -419,7 +480,40 @@ export class FieldStage {
     if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
     if (blockWords(rows.schema.types, c, false) > room) return -1;
     const words = this.area.copyOut(rows, first, target, w);
-    FieldOrder.assignKindsOf(target.u32, entityBase, first, c, entities, rows);
+    FieldOrder.assignKindsHeld(target, entityBase, first, c, entities, rows, this.writes);
+    return words;
+  }
+
+  /**
+   * Writes the run of per-entity rows of `rows` (`FieldRows.runNext`) at word `w` when its staged
+   * entities were all kept, in order and contiguous, and it takes at most `room` words; returns the
+   * words written, else -1.
+   */
+  private writeRun(
+    target: FieldTarget,
+    w: number,
+    rows: FieldRows,
+    keptIndex: Int32Array | null,
+    room: number,
+    entities: EntityTable,
+    entityBase: number,
+  ): number {
+    const c = rows.count;
+    const start = rows.runNext - c;
+    const first = keptIndex === null ? start : keptIndex[start];
+    if (first < 0) return -1;
+    if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
+    const words = blockWords(rows.schema.types, c, false);
+    if (words > room) return -1;
+    const bad = writeRawBlock(target, w, rows, c, false, null, first, this.maxEntityId);
+    if (bad > 0) {
+      this.invalid(bad);
+      // Rare: the rows' entities written out for `flagRepaired`.
+      const rr = rows.rows;
+      for (let r = 0; r < c; r++) rr[r] = start + r;
+      this.flagRepaired(target.u32, entityBase, rows, keptIndex);
+    }
+    FieldOrder.assignKindsHeld(target, entityBase, first, c, entities, rows, this.writes);
     return words;
   }
 

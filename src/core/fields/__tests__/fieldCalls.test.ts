@@ -80,7 +80,7 @@ describe('field calls: per-entity calls of alternating kinds', () => {
     const rows: Row[][] = [];
     let bad = 0;
     for (let f = 0; f < frames; f++) {
-      const count = 60 + ((f * 37) % 80); // 60 .. 139: across 64 and the bool words
+      const count = 60 + ((f * 37) % 560); // 60 .. 619: each kind's rows across the bool words and the tile (256)
       const frameRows: Row[] = [];
       let frameBad = 0;
       r.beginFrame(f, 1);

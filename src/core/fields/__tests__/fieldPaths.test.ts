@@ -10,7 +10,7 @@ import type { FieldSchema } from '../FieldSchema';
  * call of plain arrays (the staging columns, `FieldRows.writeColumn` and `writeBlock`), and
  * per-entity calls (converted straight into the frame, `writeRawBlock`); and the per-entity values
  * read back as a plain reference computes them. Counts cross the bool word (32 rows) and the
- * conversion tile (64 rows); columns are longer than their rows (a copy spills into the next
+ * conversion tile (256 rows); columns are longer than their rows (a copy spills into the next
  * columns, and the padding bytes of a byte column must still be 0); invalid values of every type
  * are repaired, counted and flagged alike.
  */
@@ -150,7 +150,7 @@ describe('field paths: typed columns, plain columns and per-entity calls store t
     const ways: Way[] = ['typed', 'plain', 'perEntity'];
     const recs = ways.map(() => makeRecorder());
     const rnd = random(0x5eed);
-    const counts = [1, 3, 31, 32, 33, 63, 64, 65, 130, 7, 200, 4, 129];
+    const counts = [1, 3, 31, 32, 33, 63, 64, 65, 130, 7, 200, 4, 129, 255, 256, 257, 600];
     counts.forEach((count, f) => {
       const fr = frameOf(rnd, count, 100 + f * 3);
       ways.forEach((way, k) => record(recs[k].r, recs[k].S, fr, way, f));

@@ -401,7 +401,7 @@ describe('field stage: calls and repairs', () => {
     const S = r.declareFields('a', { hp: 'f32', n: 'i32', lvl: 'u8' });
     r.beginFrame(0, 1);
     batch(r, [1, 2, 3]);
-    r.fields(3, S, [Number.NaN, 1.5, 7]); // 2 repairs, then overwritten
+    r.fields(3, S, [Number.NaN, 2, 7]); // 1 repair (FieldStage `b > 0` → `b > 1`), then overwritten
     r.fieldColumns(
       S,
       2,
@@ -418,8 +418,8 @@ describe('field stage: calls and repairs', () => {
       [null, null, null],
       [[30], [3], [255]],
     ]);
-    expect(r.stats.invalidFieldValues).toBe(3);
-    expect(r.ring.u32[r.ring.offsetOf(0) + H_SANITIZED]).toBe(3);
+    expect(r.stats.invalidFieldValues).toBe(2);
+    expect(r.ring.u32[r.ring.offsetOf(0) + H_SANITIZED]).toBe(2);
     expect([0, 1, 2].map((e) => sanitized(r, 0, e))).toEqual([false, false, true]);
   });
 
@@ -506,5 +506,107 @@ describe('field stage: calls and repairs', () => {
     expect([read(r, 2, 0, 1), read(r, 3, 1, 1)]).toEqual([[0], [Number.NaN]]);
     expect(r.stats.invalidFieldValues).toBe(3);
     expect(r.ring.u32[r.ring.offsetOf(1) + H_SANITIZED]).toBe(2);
+  });
+});
+
+describe('field stage: the validity bounds, in every path', () => {
+  it("repairs exactly the values past each type's bounds, whichever way the rows come", () => {
+    // The same four rows through the six ways a kind's rows reach the frame; each bound (an enum
+    // code equal to the names interned, an entity id equal to maxEntityId, -1 and -2, the float32
+    // range) is checked alike: FieldArea.checkEnums and checkEntities (`>=` → `>`),
+    // writeRawBlock's `hi` and sums, FieldRows.writeColumnBlock, writeColumn and materialize.
+    const { r } = recorder(); // maxEntityId 65,536
+    const S = r.declareFields('a', { st: 'enum', who: 'entity', lvl: 'u8', n: 'i32', hp: 'f32', v: 'vec3' });
+    for (const n of ['p', 'q', 'r']) S.code(n);
+    const MAX = 3.4e38;
+    const rows = [
+      [2, 65535, 255, 2147483647, MAX, -MAX, 0, 0],
+      [3, 65536, 0, -2147483648, Number.POSITIVE_INFINITY, Number.NaN, 1, Number.NEGATIVE_INFINITY],
+      [0, -1, 1, -1, Number.NEGATIVE_INFINITY, 1, 2, 3],
+      [255, -2, 128, 0, 1e-45, 0, 0, 0],
+    ];
+    const fr = Math.fround;
+    const want = [
+      [2, 65535, 255, 2147483647, fr(MAX), fr(-MAX), 0, 0],
+      [Number.NaN, Number.NaN, 0, -2147483648, 0, 0, 1, 0],
+      [0, Number.NaN, 1, -1, 0, 1, 2, 3],
+      [Number.NaN, Number.NaN, 128, 0, fr(1e-45), 0, 0, 0],
+    ];
+    const ids = [1, 2, 3, 4];
+    const typed = (order: number[]) => [
+      Uint8Array.from(order, (i) => rows[i][0]),
+      Int32Array.from(order, (i) => rows[i][1]),
+      Uint8Array.from(order, (i) => rows[i][2]),
+      Int32Array.from(order, (i) => rows[i][3]),
+      Float32Array.from(order, (i) => rows[i][4]),
+      Float32Array.from(order.flatMap((i) => rows[i].slice(5))),
+    ];
+    const plain = (order: number[]) =>
+      [0, 1, 2, 3, 4].map((k) => order.map((i) => rows[i][k])).concat([order.flatMap((i) => rows[i].slice(5))]);
+    const valid = [0, 0, 0, 0, 0, 0, 0, 0];
+    const paths: Array<(f: number) => void> = [
+      // Per-entity calls, in order: converted straight into the frame.
+      () => {
+        for (let i = 0; i < 4; i++) {
+          put(r, ids[i]);
+          r.fields(ids[i], S, rows[i]);
+        }
+      },
+      // A typed columns call of the last staged entities: the field area.
+      () => {
+        batch(r, ids);
+        r.fieldColumns(S, 4, ids, typed([0, 1, 2, 3]));
+      },
+      // Plain arrays: the staging columns, value by value.
+      () => {
+        batch(r, ids);
+        r.fieldColumns(S, 4, ids, plain([0, 1, 2, 3]));
+      },
+      // Typed columns after another entity's per-entity row: block copies into the staging columns.
+      () => {
+        put(r, 9);
+        r.fields(9, S, valid);
+        batch(r, ids);
+        r.fieldColumns(S, 4, ids, typed([0, 1, 2, 3]));
+      },
+      // Per-entity rows with one dropped (a duplicate): the staging columns, then the general writer.
+      () => {
+        put(r, 9);
+        r.fields(9, S, valid);
+        put(r, 9);
+        r.fields(9, S, valid);
+        for (let i = 0; i < 4; i++) {
+          put(r, ids[i]);
+          r.fields(ids[i], S, rows[i]);
+        }
+      },
+      // Typed columns naming the ids backwards: matched one by one.
+      () => {
+        batch(r, ids);
+        r.fieldColumns(S, 4, [4, 3, 2, 1], typed([3, 2, 1, 0]));
+      },
+    ];
+    const pb = () => new Playback(r.reader);
+    const out = new Float64Array(3);
+    paths.forEach((path, f) => {
+      r.beginFrame(f, 1);
+      path(f);
+      r.endFrame();
+      const reader = pb();
+      for (let i = 0; i < 4; i++) {
+        const h = r.entities.lookup(ids[i]);
+        const got: number[] = [];
+        for (let k = 0; k < 6; k++) {
+          reader.fields.valueAt(h, k, f, out);
+          got.push(...out.subarray(0, k === 5 ? 3 : 1));
+        }
+        expect(got, `path ${f} row ${i}`).toEqual(want[i]);
+        const e = r.reader.indexOf(f, h);
+        expect(sanitized(r, f, e), `path ${f} row ${i} SANITIZED`).toBe(i > 0);
+      }
+      // Row 1: enum, entity, f32, vec3 x and z; row 2: f32; row 3: enum and entity.
+      expect(r.ring.u32[r.ring.offsetOf(f) + H_SANITIZED], `path ${f}`).toBe(8);
+      expect(r.stats.invalidFieldValues, `path ${f}`).toBe(8 * (f + 1));
+    });
   });
 });

@@ -223,6 +223,7 @@ describe('FieldReader.series', () => {
     const h = handleIn(r, 2, 5);
     const out = new Float64Array(4).fill(-1);
     expect(pb.fields.series(h, 0, 5, 4, out)).toBe(0);
+    expect(pb.fields.series(h, 0, 5, 3, out)).toBe(0); // `to < from` dropped: -1 (171)
     expect(pb.fields.series(h, 0, 0.5, 4, out)).toBe(0);
     expect(pb.fields.series(h, 0, 0, 4.5, out)).toBe(0);
     expect(pb.fields.series(h, 0, Number.NaN, 4, out)).toBe(0);
@@ -291,12 +292,14 @@ describe('FieldReader: finding a block', () => {
   });
 
   it('gives nothing for a life in a frame where its kind has rows but not its own', () => {
-    // The contiguous block's bounds: entity 0 and 3 have rows, entity 1 to 2 none, entity 4 after them.
+    // The contiguous block's bounds (`r >= rows` → `r > rows`, 255): every life is of kind a, frame 0
+    // has rows for entities 2 and 3 only, frame 1 (listed) for 0, 3 and 5.
     const r = recorder();
     const A = r.declareFields('a', { x: 'f32' });
     r.beginFrame(0, 1);
     for (let id = 0; id < 6; id++) {
       r.entity(id, 0, 0, 0, 0, 0, 0, 1);
+      r.describe(id, 'a');
       if (id >= 2 && id <= 3) r.fields(id, A, [id]);
     }
     r.endFrame();
@@ -312,6 +315,7 @@ describe('FieldReader: finding a block', () => {
       [0, 1, 2, 3, 4, 5].map((id) => (pb.fields.valueAt(r.entities.lookup(id), 0, f, out) === ABSENT ? null : out[0]));
     expect(got(0)).toEqual([null, null, 2, 3, null, null]);
     expect(got(1)).toEqual([0, null, null, 30, null, 50]);
+    expect(pb.fields.schemaOf(r.entities.lookup(4)).length).toBe(1);
   });
 });
 

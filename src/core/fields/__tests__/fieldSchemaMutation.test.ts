@@ -154,6 +154,10 @@ describe('fieldRepair', () => {
     const notObject = good() as unknown as unknown[];
     notObject[2] = 5;
     expect(invalidAt(S, notObject as number[][], 0, maxId)).toBe(true);
+    // A bool column that is no object: missing too, though no bool value is invalid (50: `typeof` → false).
+    const notObjectBool = good() as unknown as unknown[];
+    notObjectBool[3] = 5;
+    expect(invalidAt(S, notObjectBool as number[][], 0, maxId)).toBe(true);
     const nul = good() as unknown as unknown[];
     nul[0] = null;
     expect(invalidAt(S, nul as number[][], 0, maxId)).toBe(true);

@@ -272,6 +272,48 @@ describe('field stage: calls and repairs', () => {
     expect(r.stats.invalidFieldValues).toBe(3);
     expect(r.ring.u32[r.ring.offsetOf(1) + H_SANITIZED]).toBe(2);
   });
+
+  it('counts the repairs of a per-entity row a columns call overwrites, at the entity bound', () => {
+    // FieldRows.writeRow's entity check `v < maxId` → `v <= maxId` (the raw row moved one by one).
+    const { r } = recorder(); // maxEntityId 65,536
+    const S = r.declareFields('a', { who: 'entity', n: 'i32' });
+    r.beginFrame(0, 1);
+    batch(r, [1, 2]);
+    r.fields(2, S, [65536, 7]); // 1 repair, then overwritten
+    r.fieldColumns(
+      S,
+      2,
+      [2, 1],
+      [
+        [5, 65535],
+        [6, 8],
+      ],
+    );
+    r.endFrame();
+    expect([read(r, 1, 0, 0), read(r, 2, 0, 0), read(r, 2, 1, 0)]).toEqual([[65535], [5], [6]]);
+    expect(r.stats.invalidFieldValues).toBe(1);
+  });
+
+  it('repairs a non-finite float that is the last value of a block-copied column', () => {
+    // FieldRows.writeColumnBlock's finite sum over every copied value (its last one skipped: `end - 1`).
+    const { r } = recorder();
+    const S = r.declareFields('a', { hp: 'f32', v: 'vec3' });
+    r.beginFrame(0, 1);
+    put(r, 9);
+    r.fields(9, S, [1, 1, 1, 1]); // the kind has a row: the columns go to the staging columns
+    batch(r, [1, 2, 3]);
+    r.fieldColumns(
+      S,
+      3,
+      [1, 2, 3],
+      [Float32Array.of(1, 2, Number.NaN), Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8, Number.NEGATIVE_INFINITY)],
+    );
+    r.endFrame();
+    expect([1, 2, 3].map((id) => read(r, id, 0, 0))).toEqual([[1], [2], [0]]);
+    expect(read(r, 3, 1, 0, 3)).toEqual([7, 8, 0]);
+    expect(r.stats.invalidFieldValues).toBe(2);
+    expect(r.ring.u32[r.ring.offsetOf(0) + H_SANITIZED]).toBe(2);
+  });
 });
 
 describe('field stage: the validity bounds, in every path', () => {

@@ -140,6 +140,29 @@ describe('FieldReader.valueAt', () => {
     expect(pb2.fields.schemaOf(h1).map((i) => i.name)).toEqual(['hp', 'n', 'lvl', 'on', 'st', 'who', 'v']);
   });
 
+  it('writes only the components of the field into out', () => {
+    // `c` always 3 (144), and `k <= c` in the three copies (152, 159, 164): out past the
+    // components stays as it was.
+    const { pb, h1, h2 } = twoFrames();
+    const out = new Float64Array(4);
+    const cases: Array<[number, number, number]> = [
+      [h1, 0, 0], // on a frame
+      [h1, 0, 0.25], // interpolated
+      [h1, 3, 0.75], // nearest
+      [h2, 1, 0.3], // one side only
+    ];
+    for (const [h, field, p] of cases) {
+      out.fill(-1);
+      expect(pb.fields.valueAt(h, field, p, out), `${field} at ${p}`).not.toBe(ABSENT);
+      expect(Array.from(out.subarray(1)), `${field} at ${p}`).toEqual([-1, -1, -1]);
+    }
+    out.fill(-1);
+    pb.fields.valueAt(h1, 6, 0.5, out);
+    expect(out[3]).toBe(-1);
+    pb.fields.valueAt(h1, 6, 1, out);
+    expect(out[3]).toBe(-1);
+  });
+
   it('names enum codes of enum fields only', () => {
     // Kills `s.types[field] !== FIELD_ENUM` → false (136).
     const { pb, h1 } = twoFrames();

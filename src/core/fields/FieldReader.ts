@@ -139,7 +139,7 @@ export class FieldReader implements FieldQuery {
 
   public valueAt(handle: number, field: number, position: number, out: Float64Array): number {
     const s = this.schemaFor(handle);
-    if (s === undefined || !(field >= 0 && field < s.types.length) || !(position - position === 0)) return FIELD_ABSENT;
+    if (s === undefined || !validField(s, field) || !(position - position === 0)) return FIELD_ABSENT;
     const type = s.types[field];
     const c = type === FIELD_VEC3 ? 3 : 1;
     const f0 = Math.floor(position);
@@ -167,7 +167,7 @@ export class FieldReader implements FieldQuery {
 
   public series(handle: number, field: number, from: number, to: number, out: Float64Array): number {
     const s = this.schemaFor(handle);
-    if (s === undefined || !(field >= 0 && field < s.types.length)) return 0;
+    if (s === undefined || !validField(s, field)) return 0;
     if (!(Number.isInteger(from) && Number.isInteger(to)) || to < from) return 0;
     const c = s.types[field] === FIELD_VEC3 ? 3 : 1;
     const frames = Math.min(to - from + 1, Math.floor(out.length / c));
@@ -279,4 +279,9 @@ function findSorted(u: Uint32Array, from: number, count: number, v: number): num
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** A field index of `schema`: an integer in range (a fractional index would read a neighbour's column). */
+function validField(schema: FieldSchema, field: number): boolean {
+  return field >= 0 && field < schema.types.length && (field | 0) === field;
 }

@@ -120,7 +120,7 @@ describe('FieldReader.valueAt', () => {
     const out = new Float64Array(3).fill(-1);
     for (const p of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
       expect(pb.fields.valueAt(h1, 0, p, out), String(p)).toBe(ABSENT);
-    for (const f of [-1, 7, 100]) expect(pb.fields.valueAt(h1, f, 0, out), `field ${f}`).toBe(ABSENT);
+    for (const f of [-1, 7, 100, 0.5, 5.5]) expect(pb.fields.valueAt(h1, f, 0, out), `field ${f}`).toBe(ABSENT);
     for (const h of [-1, 1e6, 0.5]) expect(pb.fields.valueAt(h, 0, 0, out), `handle ${h}`).toBe(ABSENT);
     expect(Array.from(out)).toEqual([-1, -1, -1]);
     // A life of a kind without fields (described), and one with no kind.
@@ -252,6 +252,7 @@ describe('FieldReader.series', () => {
     expect(pb.fields.series(h, 0, Number.NaN, 4, out)).toBe(0);
     expect(pb.fields.series(h, 2, 0, 4, out)).toBe(0);
     expect(pb.fields.series(h, -1, 0, 4, out)).toBe(0);
+    expect(pb.fields.series(h, 0.5, 0, 4, out)).toBe(0); // a fractional field index is no field
     expect(pb.fields.series(h, 0, 0, 4, new Float64Array(0))).toBe(0);
     expect(pb.fields.series(h, 1, 0, 4, new Float64Array(2))).toBe(0);
     expect(Array.from(out)).toEqual([-1, -1, -1, -1]);

@@ -305,12 +305,7 @@ export class EntityResolver {
     let d = 0;
     // The despawned ids' slots, read once ahead of ending their lives: a short loop of independent
     // loads keeps many cache misses in flight, where each `endLife` would wait for its own.
-    if (despawns > 8) {
-      let touch = 0;
-      for (let k = 0; k < despawns; k++)
-        touch |= slotWords[2 * (Math.imul(this.despawnIds[k], GOLDEN) >>> lives.shift)];
-      this.readAhead = touch;
-    }
+    if (despawns > 8) this.readAheadDespawns(despawns);
     // After a new life, the next entries go one by one here until one continues a life: spawns come
     // in runs (a burst, or appended at the end of the game's arrays), and a call into the kernel
     // per new life would cost more than its probe.
@@ -453,6 +448,34 @@ export class EntityResolver {
     }
     this.lives.live += count;
     this.header[L_BIRTH_COUNT] = 0;
+  }
+
+  /**
+   * Reads, without using them, the words that ending the `count` queued despawns will read: each
+   * id's home slot in the hash, then, through the list index that slot holds, the life's handle in
+   * the previous frame's list and that handle's `lastSeen` word (which `endLife` writes). Between two
+   * frames the game's own work evicts these lines, and in `endLife` each miss waits for the one
+   * before it (the slot gives the index, the index the handle); here the misses of many despawns
+   * overlap. A home slot that holds another id gives some other index or handle: a wasted read.
+   */
+  private readAheadDespawns(count: number): void {
+    const lives = this.lives;
+    const slotWords = lives.words;
+    const shift = lives.shift;
+    const ids = this.despawnIds;
+    let touch = 0;
+    for (let k = 0; k < count; k++) touch |= slotWords[2 * (Math.imul(ids[k], GOLDEN) >>> shift)];
+    const prevHandles = this.prevHandles;
+    const lastSeen = this.table.lastSeen;
+    const lists = prevHandles.length;
+    const handles = lastSeen.length;
+    for (let k = 0; k < count; k++) {
+      const j = slotWords[2 * (Math.imul(ids[k], GOLDEN) >>> shift) + 1];
+      if (j >>> 0 >= lists) continue;
+      const h = prevHandles[j];
+      if (h >>> 0 < handles) touch |= lastSeen[h];
+    }
+    this.readAhead = touch;
   }
 
   /** Tells the kernel's `match` where the lists are now (after a swap) and how many the previous frame has. */

@@ -42,10 +42,13 @@ export class EntityStage {
   public readonly capacity: number;
   /** Entries staged in the open frame. */
   public count = 0;
+  /**
+   * `capacity` while a frame is open, 0 otherwise: `Recorder.entity` stages entry `count` only when
+   * `count < limit`, one test for both (a boolean field would cost V8 a generic truthiness test a call).
+   */
+  public limit = 0;
   /** Entity calls of the open frame refused before staging (bad id, over capacity). */
   public dropped = 0;
-  /** The id of the entry staged last (`bones` and `display` follow it), -1 before the first. */
-  public lastId = -1;
   /**
    * The last `batch`/`columns` call: the entries it was given start at `callStart` when all were
    * staged (`count - callStart === callCount`); `Recorder.displayColumns` follows such a call.
@@ -78,13 +81,24 @@ export class EntityStage {
     this.capacity = resolver.ids.length;
   }
 
+  /** The id of the entry staged last (`bones`, `display` and `fields` follow it), -1 before the first. */
+  public get lastId(): number {
+    const n = this.count;
+    return n > 0 ? this.ids[n - 1] : -1;
+  }
+
   /** Starts a frame with nothing staged. */
   public begin(): void {
     this.count = 0;
+    this.limit = this.capacity;
     this.dropped = 0;
-    this.lastId = -1;
     this.callStart = -1;
     this.callCount = 0;
+  }
+
+  /** Ends the open frame: nothing more is staged (`limit` is 0) until `begin`. */
+  public close(): void {
+    this.limit = 0;
   }
 
   /**
@@ -163,7 +177,6 @@ export class EntityStage {
         inFlags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
         this.repairs.flags();
       }
-      this.lastId = id;
       n++;
     }
     this.count = n;
@@ -220,7 +233,6 @@ export class EntityStage {
         for (let w = n >>> 2; w < (n + c + 3) >>> 2; w++) high |= words[w];
         if ((high & 0x80808080) !== 0) this.clearHighFlags(n, n + c);
       }
-      this.lastId = ids[c - 1];
       this.count = n + c;
       return;
     }
@@ -284,7 +296,6 @@ export class EntityStage {
         this.flags[n] = (fl & 0xff) === fl ? fl & USER_FLAGS : 0;
         this.repairs.flags();
       }
-      this.lastId = id;
       n++;
     }
     this.count = n;

@@ -292,9 +292,8 @@ export class Recorder {
   ): void {
     const s = this.stage;
     const n = s.count;
-    if (!this.frameOpen || n >= s.capacity || !(id >= 0 && id < s.maxEntityId && (id | 0) === id)) {
-      return this.refuse(id);
-    }
+    // `limit` is 0 outside a frame: one test for an open frame with room (see EntityStage.limit).
+    if (!(n < s.limit && id >= 0 && id < s.maxEntityId && (id | 0) === id)) return this.refuse(id);
     // One typed array for the seven float columns (see EntityStage.floats).
     const c = s.floats;
     const S = s.stride;
@@ -307,7 +306,6 @@ export class Recorder {
     c[n + 6 * S] = qw;
     s.ids[n] = id;
     s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
-    s.lastId = id;
     s.count = n + 1;
   }
 
@@ -322,9 +320,8 @@ export class Recorder {
   public entity2D(id: number, x: number, y: number, angle: number, flags = 0): void {
     const s = this.stage;
     const n = s.count;
-    if (!this.frameOpen || n >= s.capacity || !(id >= 0 && id < s.maxEntityId && (id | 0) === id)) {
-      return this.refuse(id);
-    }
+    // `limit` is 0 outside a frame: one test for an open frame with room (see EntityStage.limit).
+    if (!(n < s.limit && id >= 0 && id < s.maxEntityId && (id | 0) === id)) return this.refuse(id);
     const h = angle * 0.5;
     const c = s.floats;
     const S = s.stride;
@@ -337,7 +334,6 @@ export class Recorder {
     c[n + 6 * S] = Math.cos(h);
     s.ids[n] = id;
     s.flags[n] = (flags & USER_FLAGS) === flags ? flags : s.repairFlags(flags);
-    s.lastId = id;
     s.count = n + 1;
   }
 
@@ -635,6 +631,7 @@ export class Recorder {
     draw.flushText();
     draw.open = false;
     this.frameOpen = false;
+    this.stage.close();
     const frame = this.nextFrame++;
     this.writer.write(frame);
     if (this.frameEndListeners.length > 0) this.notifyFrameEnd(frame);

@@ -9,6 +9,7 @@ import type { MarkerIndex } from '../MarkerIndex';
 import { MarkerKind } from '../MarkerIndex';
 import { nearestMarker } from '../nearestMarker';
 import { Playback } from '../Playback';
+import { DEFAULT_TIME_CONTROL_OPTIONS } from '../TimeControlOptions';
 import { quietRecorder } from './helpers';
 
 afterEach(() => {
@@ -172,5 +173,20 @@ describe('Playback.dispose', () => {
     pb.bookmarks.add(2000, 'after dispose');
     pb.update(0);
     expect(pb.markers.version).toBe(v + 1);
+  });
+});
+
+describe('DEFAULT_TIME_CONTROL_OPTIONS', () => {
+  it('are the documented defaults', () => {
+    // TimeControlOptions `loop: false → true`, `1 / 60 → 1 * 60`.
+    expect({ ...DEFAULT_TIME_CONTROL_OPTIONS }).toEqual({
+      minSpeed: 0.05,
+      maxSpeed: 8,
+      loop: false,
+      fallbackDt: 1 / 60,
+      maxFrameDt: 1,
+      keepSpeed: false,
+    });
+    expect(Object.isFrozen(DEFAULT_TIME_CONTROL_OPTIONS)).toBe(true);
   });
 });

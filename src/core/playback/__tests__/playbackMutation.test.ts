@@ -1,13 +1,16 @@
 /**
  * Bookmarks and nearestMarker at their edges: order among equal frames, rounding, ids that are never
  * reused, listeners that unsubscribe or throw, and the nearest marker in each direction with masks,
- * ties and NaN. Comments name the mutants (Stryker's notation) a case kills.
+ * ties and NaN; Playback.dispose. Comments name the mutants (Stryker's notation) a case kills.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Bookmarks } from '../Bookmarks';
 import type { MarkerIndex } from '../MarkerIndex';
 import { MarkerKind } from '../MarkerIndex';
 import { nearestMarker } from '../nearestMarker';
+import { Playback } from '../Playback';
+import { DEFAULT_TIME_CONTROL_OPTIONS } from '../TimeControlOptions';
+import { quietRecorder } from './helpers';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -146,5 +149,44 @@ describe('nearestMarker', () => {
     (m as { count: number }).count = 1;
     expect(nearestMarker(m, 0, 1, ALL)).toBe(3);
     expect(nearestMarker(m, 3, 1, ALL)).toBeNaN();
+  });
+});
+
+describe('Playback.dispose', () => {
+  it('stops the markers following the bookmarks: a bookmark outside the frames held no longer bumps the version', () => {
+    // Playback `dispose` emptied, or MarkerIndex `dispose` emptied (`this.unsubscribe()` left out):
+    // the markers still took the bookmark change for a change of their own.
+    const rec = quietRecorder();
+    for (let f = 0; f < 5; f++) {
+      rec.beginFrame(f, 1);
+      rec.entity(1, f, 0, 0, 0, 0, 0, 1);
+      rec.endFrame();
+    }
+    const pb = new Playback(rec.reader);
+    pb.update(0);
+    const v = pb.markers.version;
+    pb.bookmarks.add(1000, 'past the newest frame');
+    pb.update(0);
+    expect(pb.markers.version).toBe(v + 1);
+    expect(pb.markers.count - pb.markers.bookmarkStart).toBe(0);
+    pb.dispose();
+    pb.bookmarks.add(2000, 'after dispose');
+    pb.update(0);
+    expect(pb.markers.version).toBe(v + 1);
+  });
+});
+
+describe('DEFAULT_TIME_CONTROL_OPTIONS', () => {
+  it('are the documented defaults', () => {
+    // TimeControlOptions `loop: false → true`, `1 / 60 → 1 * 60`.
+    expect({ ...DEFAULT_TIME_CONTROL_OPTIONS }).toEqual({
+      minSpeed: 0.05,
+      maxSpeed: 8,
+      loop: false,
+      fallbackDt: 1 / 60,
+      maxFrameDt: 1,
+      keepSpeed: false,
+    });
+    expect(Object.isFrozen(DEFAULT_TIME_CONTROL_OPTIONS)).toBe(true);
   });
 });

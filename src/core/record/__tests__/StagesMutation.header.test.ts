@@ -210,10 +210,17 @@ describe('FrameRepairs', () => {
     r.flags();
     r.bones(17);
     r.bones(18);
-    const f = new Float32Array([5, Number.NaN, Number.POSITIVE_INFINITY, -2, Number.NEGATIVE_INFINITY, 7]);
-    r.event(f, 1, 5); // repairs [1, 5) only
+    const f = new Float32Array([
+      Number.NaN,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -2,
+      Number.NEGATIVE_INFINITY,
+      Number.NaN,
+    ]);
+    r.event(f, 1, 5); // repairs [1, 5) only: `i < to` → `<=` would zero the NaN at 5
     r.event(new Float32Array(4), 0, 4);
-    expect(Array.from(f)).toEqual([5, 0, 0, -2, 0, 7]);
+    expect(Array.from(f)).toEqual([Number.NaN, 0, 0, -2, 0, Number.NaN]);
     const t = new Float32Array(30);
     t[3 + H_DT] = Number.NaN;
     r.time(t, 3, 12);
@@ -338,8 +345,9 @@ describe('EventLog', () => {
     log.add('heal', -1, -1, 0.5, 0, 0); // by name; subject -1: none
     log.add(heal, 2.5, 0, 0, 0, 0); // a fractional subject: none
     log.add('new kind', 2 ** 31, Number.NaN, 1, Number.POSITIVE_INFINITY, 1e39); // registered; subject past int32: none
-    log.add(2, 7, 0, 0, 0, 0); // kind 2 exists now
-    for (const bad of [-1, 3, 0.5, Number.NaN]) log.add(bad, 1, 0, 0, 0, 0); // unknown kinds
+    // Unknown kinds, dropped while there is room (3 is one past the last kind).
+    for (const bad of [-1, 3, 0.5, Number.NaN]) log.add(bad, 1, 0, 0, 0, 0);
+    log.add(2, 7, 0, 0, 0, 0); // kind 2 exists: the fifth event fills the log
     log.add(hit, 9, 0, 0, 0, 0); // a sixth event: over capacity
     expect(repaired).toEqual([]); // valid names never go through the repair
     expect(staged(log)).toEqual([
@@ -366,14 +374,16 @@ describe('EventLog', () => {
 
   // Kills: kindOf's name check (`typeof kind === 'string' && ...` → true/false, `&&` → `||`): a bad
   // name goes through repairName once, a good one never; the repaired name is interned.
+  // Kills also kindOf's `k !== undefined` → false: the same bad name again finds its repaired kind.
   it('add() by a bad name repairs it through repairName and interns the repaired name', () => {
-    const { log, repaired } = eventLog(4);
+    const { log, repaired } = eventLog(5);
     log.add('ok', 1, 0, 0, 0, 0);
     log.add('bad\ud800', 1, 0, 0, 0, 0);
     log.add(null as unknown as string, 1, 0, 0, 0, 0);
-    expect(repaired).toEqual(['bad\ud800', null]);
+    log.add('bad\ud800', 1, 0, 0, 0, 0);
+    expect(repaired).toEqual(['bad\ud800', null, 'bad\ud800']);
     expect(log.kinds).toEqual(['ok', 'bad\ufffd', 'null']);
-    expect(staged(log).map((e) => e[0])).toEqual([0, 1, 2]);
+    expect(staged(log).map((e) => e[0])).toEqual([0, 1, 2, 1]);
   });
 
   it('a log of capacity 0 drops every event', () => {

@@ -99,15 +99,19 @@ describe('EntityRepair.position', () => {
   // Kills: positionFromSnapshot's hint test (`(s[hint] & HANDLE_MASK) === h` → true), its search
   // loop (`j < 0 &&` → true, `k < n` → `<=`), the three copied words' indices (`n + j * 3 + 1`...),
   // `return false` when absent → true, keepPrevious's count and copy (`n * 4`), `snapshotFrame === prev`.
-  it('a ring of one frame: the evicted previous frame still gives positions, whatever the order', () => {
-    const r = quiet({ maxFrames: 1, arenaBytes: 1 << 16, maxEntitiesPerFrame: 64, wasm: false });
-    const n = 12;
+  it.each([
+    ['a ring of one frame', { maxFrames: 1, arenaBytes: 1 << 16 }, 12],
+    // Frames over half the arena: the reservation evicts the previous frame before it resolves, so
+    // the positions come from the copy EntityRepair kept (keepPrevious, positionFromSnapshot).
+    ['frames over half the arena', { maxFrames: 8, arenaBytes: 2048 }, 60],
+  ] as const)('%s: the evicted previous frame still gives positions, whatever the order', (_, options, n) => {
+    const r = quiet({ ...options, maxEntitiesPerFrame: 200, wasm: false });
     const at = (id: number, f: number) => [100 * id + f, -3 * id - f, id * 0.25 + f];
     for (let f = 0; f < 5; f++) {
-      // Each frame in another order (rotated by f, reversed on odd frames), id 50 new each other frame.
+      // Each frame in another order (rotated by f, reversed on odd frames), id 1000 + f new each other frame.
       let ids = Array.from({ length: n }, (_, i) => (i + f * 5) % n);
       if (f % 2 === 1) ids = ids.reverse();
-      if (f % 2 === 0) ids.unshift(50 + f);
+      if (f % 2 === 0) ids.unshift(1000 + f);
       const frame: Row[] = ids.map((id) => {
         const [x, y, z] = at(id, f);
         const bad = f > 0 && (id + f) % 3 === 0;
@@ -117,7 +121,7 @@ describe('EntityRepair.position', () => {
       expect(r.reader.frameCount).toBe(1);
       const want = ids.map((id) => {
         const bad = f > 0 && (id + f) % 3 === 0;
-        if (bad && id >= 50) return [id, 0, 0, 0, S]; // a new life: the origin
+        if (bad && id >= 1000) return [id, 0, 0, 0, S]; // a new life: the origin
         if (!bad) return [id, ...at(id, f), 0];
         // The previous frame's position, itself possibly repaired from the one before.
         let g = f - 1;
@@ -188,5 +192,33 @@ describe('EntityRepair.rotations and compact', () => {
       a.reader.readHeader(1, h);
       expect([h.sanitized, h.droppedEntities]).toEqual([2, 4]);
     }
+  });
+
+  // Kills: rotations()'s `base >= 0` → true and position()'s `at >= 0` → true: a frame cut to its
+  // header (base and at are -1) must not write the SANITIZED bit or a position into the arena words
+  // before it, which hold the frame stored at word 0.
+  it('a frame cut to its header repairs nothing into the arena', () => {
+    const r = quiet({ maxFrames: 8, arenaBytes: 1024, maxEntitiesPerFrame: 200, wasm: false });
+    record(r, 0, [
+      { id: 0, x: 1, y: 2, z: 3 },
+      { id: 1, x: 4, y: 5, z: 6 },
+    ]);
+    const before = Array.from(r.ring.u32.subarray(0, 32));
+    const big: Row[] = Array.from({ length: 60 }, (_, id) => ({
+      id,
+      x: id < 2 ? Number.NaN : id,
+      y: 0,
+      z: 0,
+      q: id < 8 ? [0, 0, 0, 0] : undefined,
+    }));
+    record(r, 1, big);
+    const h = new FrameHeader();
+    r.reader.readHeader(1, h);
+    expect(h.truncated).toBe(true);
+    expect(Array.from(r.ring.u32.subarray(0, 32))).toEqual(before);
+    expect(rows(r, 0)).toEqual([
+      [0, 1, 2, 3, 0],
+      [1, 4, 5, 6, 0],
+    ]);
   });
 });

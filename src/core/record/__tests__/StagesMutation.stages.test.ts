@@ -290,6 +290,7 @@ describe('DisplayStage', () => {
       [2, 3, 1.5, true, 1, [1, 2, 3, 1, 1], true],
       [2, 3, -0.5, true, 1, [1, 2, 3, 0, 1], true],
       [2, 3, Number.NaN, true, 1, [1, 2, 3, 1, 1], true],
+      [Number.NaN, 3, 0, true, 1, [1, 1, 3, 0, 1], true], // alpha 0 kept when another value is repaired
       [2, 3, 0.5, true, 3, [1, 2, 3, 0.5, NO_TEXTURE], true], // one past the last texture
       [2, 3, 0.5, true, -2, [1, 2, 3, 0.5, NO_TEXTURE], true],
       [2, 3, 0.5, false, 1.5, [0, 2, 3, 0.5, NO_TEXTURE], true],

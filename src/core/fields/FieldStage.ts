@@ -475,10 +475,8 @@ export class FieldStage {
   ): number {
     const c = rows.directRows;
     const start = rows.directStart;
-    const first = keptIndex === null ? start : keptIndex[start];
-    if (first < 0) return -1;
-    if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
-    if (blockWords(rows.schema.types, c, false) > room) return -1;
+    const first = keptRun(keptIndex, start, c);
+    if (first < 0 || blockWords(rows.schema.types, c, false) > room) return -1;
     const words = this.area.copyOut(rows, first, target, w);
     FieldOrder.assignKindsHeld(target, entityBase, first, c, entities, rows, this.writes);
     return words;
@@ -500,9 +498,8 @@ export class FieldStage {
   ): number {
     const c = rows.count;
     const start = rows.runNext - c;
-    const first = keptIndex === null ? start : keptIndex[start];
+    const first = keptRun(keptIndex, start, c);
     if (first < 0) return -1;
-    if (keptIndex !== null) for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
     const words = blockWords(rows.schema.types, c, false);
     if (words > room) return -1;
     const bad = writeRawBlock(target, w, rows, c, false, null, first, this.maxEntityId);
@@ -590,4 +587,16 @@ export class FieldStage {
   public get entityCapacity(): number {
     return this.capacity;
   }
+}
+
+/**
+ * Where staged entities `start .. start + c` are in the frame when the resolver kept them all, in
+ * order and contiguous (`keptIndex` null: nothing was dropped or moved); -1 otherwise.
+ */
+function keptRun(keptIndex: Int32Array | null, start: number, c: number): number {
+  if (keptIndex === null) return start;
+  const first = keptIndex[start];
+  if (first < 0) return -1;
+  for (let i = 1; i < c; i++) if (keptIndex[start + i] !== first + i) return -1;
+  return first;
 }

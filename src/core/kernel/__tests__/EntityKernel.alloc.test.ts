@@ -31,9 +31,13 @@ describe('EntityKernel: allocation', () => {
       gc();
       for (let i = 0; i < 3000; i++) call();
       // One 16-byte object per call would show as 32 kB over 2,000 calls.
-      const young = allocatedBytes(() => {
-        for (let i = 0; i < 2000; i++) call();
-      });
+      // The least of three windows: a one-off engine event shows in one window, an allocation of
+      // the kernel's in all three.
+      const window = (): number =>
+        allocatedBytes(() => {
+          for (let i = 0; i < 2000; i++) call();
+        });
+      const young = Math.min(window(), window(), window());
       expect(young).toBeLessThan(4000);
       // The measure sees allocation: a call that allocates is caught.
       const leaky = allocatedBytes(() => {

@@ -97,6 +97,27 @@ describe('Descriptions: which life a description names', () => {
   });
 });
 
+describe('Descriptions: the log of a frame', () => {
+  // Kills flushLog's `k < this.logCount` → `k <= this.logCount`: every frame's first description
+  // flushes the (always empty, once resolved) log of an earlier frame; one slot more would leave a
+  // stale entry waiting: slot 0's id and kind (id 0 and the kind '' before any description, then
+  // the previous frame's first description), which the id's next life would take.
+  it('a resolved frame leaves nothing waiting: later lives of the ids it described start undescribed', () => {
+    const r = quiet();
+    record(r, 0, [5, 6], () => {
+      r.describe(5, 'first', 'frame 0');
+      r.describe(6, 'second');
+    });
+    record(r, 1, [6, 7], () => r.describe(7, 'third', 'frame 1'));
+    record(r, 2, [0, 5, 6, 7]);
+    expect(livesOf(r, 5)).toEqual(['0-0:first/frame 0', '2-2:-/']);
+    expect(livesOf(r, 0)).toEqual(['2-2:-/']);
+    expect(livesOf(r, 6)).toEqual(['0-2:second/']);
+    expect(livesOf(r, 7)).toEqual(['1-2:third/frame 1']);
+    expect(warningsOf(r)).toEqual([]);
+  });
+});
+
 describe('DeathQueue and PendingDescriptions, directly', () => {
   // Kills DeathQueue.clear's `this.length = 0` (removed): a cleared queue releases nothing, and what
   // is pushed after it is released in its own order.

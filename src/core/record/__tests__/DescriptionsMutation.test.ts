@@ -118,6 +118,33 @@ describe('Descriptions: the log of a frame', () => {
   });
 });
 
+describe('Descriptions: the births of a frame', () => {
+  // Kills afterFrame's `this.bornCount = 0` (removed: the births of earlier frames stay in the list)
+  // and the cursor's `c < born` → `c <= born` (one slot past this frame's births): both reach the
+  // slot where frame 0 noted id 2's birth on handle 1. Id 2's life ended, handle 1 went to id 3 when
+  // frame 0 left the ring, and the stale slot would name id 3's open life for a description of id 2.
+  it('a description of an id not recorded never lands on the life that took its old handle', () => {
+    const r = quiet({ maxFrames: 2 });
+    record(r, 0, [1, 2]);
+    const h2 = r.entities.lookup(2);
+    record(r, 1, [1]);
+    record(r, 2, [1, 3]);
+    // The premise: id 3's life took the handle id 2's life had.
+    expect(r.entities.lookup(3)).toBe(h2);
+    record(r, 3, [1, 3, 4], () => {
+      r.describe(4, 'new', 'z');
+      r.describe(1, 'old', 'a');
+      r.describe(2, 'gone', 'x');
+    });
+    expect(livesOf(r, 3)).toEqual(['2-3:-/']);
+    expect(livesOf(r, 1)).toEqual(['0-3:old/a']);
+    expect(livesOf(r, 4)).toEqual(['3-3:new/z']);
+    record(r, 4, [1, 2, 3, 4]);
+    expect(livesOf(r, 2)).toEqual(['4-4:gone/x']);
+    expect(livesOf(r, 3)).toEqual(['2-4:-/']);
+  });
+});
+
 describe('DeathQueue and PendingDescriptions, directly', () => {
   // Kills DeathQueue.clear's `this.length = 0` (removed): a cleared queue releases nothing, and what
   // is pushed after it is released in its own order.

@@ -4,7 +4,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
 import type { E2EWindow } from './hooks';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of failed tests land here (git-ignored; emptied at the start of each run). */
 export const FAILURE_DIR = resolve(__dirname, 'failures');
 
@@ -22,24 +21,13 @@ export interface DemoPage {
   close(): Promise<void>;
 }
 
-const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  // A hidden or occluded headless page must keep its requestAnimationFrame (the game loop) running.
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-];
-
-/** Launches headless Chromium (Debian's, at /usr/bin/chromium or $CHROMIUM_PATH). */
+/**
+ * Connects to the run's Chromium (started once by globalSetup.ts, see chromium.ts). Every page the
+ * returned browser opens lives in a browser context of its own; `close()` closes them all and
+ * disconnects, leaving the browser to the next test file.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
+  return chromium.connect(inject('browserWsEndpoint'));
 }
 
 /**
@@ -79,8 +67,9 @@ export async function openPage(
 }
 
 /**
- * Launches a browser on a demo page (`path` relative to the served demo, e.g. 'index.html') and
- * waits for its ready global. `close()` closes the whole browser.
+ * Connects to the run's browser (`launchBrowser`), opens a demo page (`path` relative to the served
+ * demo, e.g. 'index.html') and waits for its ready global. `close()` closes every page opened
+ * through that connection and disconnects.
  */
 export async function openDemo(
   path = 'index.html',

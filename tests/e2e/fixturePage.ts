@@ -21,8 +21,8 @@ export function fixtureUrl(): string {
 }
 
 /**
- * Launches a browser on the fixture (title screen) and waits for `window.__fixture`. `close()`
- * closes the browser.
+ * Connects to the run's browser (`launchBrowser`), opens the fixture (title screen) and waits for
+ * `window.__fixture`. `close()` closes the page and disconnects.
  */
 export async function openFixture(viewport = { width: 1024, height: 640 }): Promise<DemoPage> {
   const browser = await launchBrowser();

@@ -17,5 +17,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: false,
     pool: 'forks',
+    // One worker process runs the files in turn (not a process, a vitest runtime and playwright's
+    // import per file); the setup file gives each file fresh modules, as vitest.config.ts's node project.
+    isolate: false,
+    setupFiles: ['tests/unit/fileIsolation.ts'],
   },
 });

@@ -7,6 +7,12 @@ import type { E2EWindow } from './hooks';
 /** Screenshots of failed tests land here (git-ignored; emptied at the start of each run). */
 export const FAILURE_DIR = resolve(__dirname, 'failures');
 
+/**
+ * How long a page may take to load (`page.goto`, whose default is 30 s) and then to set its ready
+ * global: the demo's modules come one by one from the dev server, and a busy machine is slow.
+ */
+export const PAGE_LOAD_MS = 90_000;
+
 /** The global a page sets once it is ready: the demo's `__demo`, the viewer's `__viewer`. */
 export type ReadyGlobal = '__demo' | '__viewer';
 
@@ -49,17 +55,17 @@ export async function openPage(
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
   const url = new URL(path, inject('baseUrl')).href;
-  await page.goto(url);
   try {
+    await page.goto(url, { timeout: PAGE_LOAD_MS });
     await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, {
-      timeout: 90_000,
+      timeout: PAGE_LOAD_MS,
     });
   } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
     const shot = resolve(FAILURE_DIR, `open-${label}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
     throw new Error(
-      `e2e: ${url} did not set window.${ready} within 90 s (errors so far: ${errors.length > 0 ? errors.join(' | ') : 'none'}; screenshot: ${shot}): ${String(err)}`,
+      `e2e: ${url} did not load or did not set window.${ready} within 90 s (errors so far: ${errors.length > 0 ? errors.join(' | ') : 'none'}; screenshot: ${shot}): ${String(err)}`,
     );
   }
   await installHelpers(page, ready);

@@ -17,8 +17,9 @@ fi
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
-# Each step's wall time and CPU time (user + sys of its commands, browsers included), printed after
-# it: on a busy machine the CPU time is the figure to compare.
+# Each step's wall time and CPU time, printed after it. The CPU time is the user + sys time of its
+# commands and their node processes; Chromium's renderer and GPU processes are not reaped into it,
+# so for the browser tests it is a lower bound.
 step_name="" step_wall=0 step_cpu=0
 step() {
   times >"$results/times" # in this shell: its children's user and sys time on the second line

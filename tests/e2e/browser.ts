@@ -4,9 +4,14 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
 import type { E2EWindow } from './hooks';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of failed tests land here (git-ignored; emptied at the start of each run). */
 export const FAILURE_DIR = resolve(__dirname, 'failures');
+
+/**
+ * How long a page may take to load (`page.goto`, whose default is 30 s) and then to set its ready
+ * global: the demo's modules come one by one from the dev server, and a busy machine is slow.
+ */
+export const PAGE_LOAD_MS = 90_000;
 
 /** The global a page sets once it is ready: the demo's `__demo`, the viewer's `__viewer`. */
 export type ReadyGlobal = '__demo' | '__viewer';
@@ -22,24 +27,13 @@ export interface DemoPage {
   close(): Promise<void>;
 }
 
-const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  // A hidden or occluded headless page must keep its requestAnimationFrame (the game loop) running.
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-];
-
-/** Launches headless Chromium (Debian's, at /usr/bin/chromium or $CHROMIUM_PATH). */
+/**
+ * Connects to the run's Chromium (started once by globalSetup.ts, see chromium.ts). Every page the
+ * returned browser opens lives in a browser context of its own; `close()` closes them all and
+ * disconnects, leaving the browser to the next test file.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
+  return chromium.connect(inject('browserWsEndpoint'));
 }
 
 /**
@@ -61,17 +55,17 @@ export async function openPage(
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
   const url = new URL(path, inject('baseUrl')).href;
-  await page.goto(url);
   try {
+    await page.goto(url, { timeout: PAGE_LOAD_MS });
     await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, {
-      timeout: 90_000,
+      timeout: PAGE_LOAD_MS,
     });
   } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
     const shot = resolve(FAILURE_DIR, `open-${label}.png`);
     await page.screenshot({ path: shot }).catch(() => undefined);
     throw new Error(
-      `e2e: ${url} did not set window.${ready} within 90 s (errors so far: ${errors.length > 0 ? errors.join(' | ') : 'none'}; screenshot: ${shot}): ${String(err)}`,
+      `e2e: ${url} did not load or did not set window.${ready} within 90 s (errors so far: ${errors.length > 0 ? errors.join(' | ') : 'none'}; screenshot: ${shot}): ${String(err)}`,
     );
   }
   await installHelpers(page, ready);
@@ -79,8 +73,9 @@ export async function openPage(
 }
 
 /**
- * Launches a browser on a demo page (`path` relative to the served demo, e.g. 'index.html') and
- * waits for its ready global. `close()` closes the whole browser.
+ * Connects to the run's browser (`launchBrowser`), opens a demo page (`path` relative to the served
+ * demo, e.g. 'index.html') and waits for its ready global. `close()` closes every page opened
+ * through that connection and disconnects.
  */
 export async function openDemo(
   path = 'index.html',

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { FAILURE_DIR, launchBrowser, type DemoPage } from './browser';
+import { FAILURE_DIR, launchBrowser, PAGE_LOAD_MS, type DemoPage } from './browser';
 import type { FixtureWindow } from '../fixture/src/hook';
 
 export type { FixtureWindow, ShownEntity, Snapshot } from '../fixture/src/hook';
@@ -21,8 +21,8 @@ export function fixtureUrl(): string {
 }
 
 /**
- * Launches a browser on the fixture (title screen) and waits for `window.__fixture`. `close()`
- * closes the browser.
+ * Connects to the run's browser (`launchBrowser`), opens the fixture (title screen) and waits for
+ * `window.__fixture`. `close()` closes the page and disconnects.
  */
 export async function openFixture(viewport = { width: 1024, height: 640 }): Promise<DemoPage> {
   const browser = await launchBrowser();
@@ -33,9 +33,9 @@ export async function openFixture(viewport = { width: 1024, height: 640 }): Prom
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
   try {
-    await page.goto(fixtureUrl());
+    await page.goto(fixtureUrl(), { timeout: PAGE_LOAD_MS });
     await page.waitForFunction(() => (window as unknown as Partial<FixtureWindow>).__fixture !== undefined, undefined, {
-      timeout: 90_000,
+      timeout: PAGE_LOAD_MS,
     });
   } catch (err) {
     mkdirSync(FAILURE_DIR, { recursive: true });
@@ -43,7 +43,7 @@ export async function openFixture(viewport = { width: 1024, height: 640 }): Prom
     await page.screenshot({ path: shot }).catch(() => undefined);
     await browser.close();
     throw new Error(
-      `e2e: the fixture did not set window.__fixture within 90 s (errors: ${errors.join(' | ') || 'none'}; screenshot: ${shot}): ${String(err)}`,
+      `e2e: the fixture did not load or did not set window.__fixture within 90 s (errors: ${errors.join(' | ') || 'none'}; screenshot: ${shot}): ${String(err)}`,
     );
   }
   return { browser, page, label: 'fixture', errors, close: () => browser.close() };

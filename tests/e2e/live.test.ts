@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { loadReplay, Playback } from 'rewindable';
 import { LiveServer } from '../../src/live/server/LiveServer';
 import type { LiveHook } from '../../demo/src/liveViewer';
-import { type DemoPage, launchBrowser, need, openPage, watchPages } from './browser';
+import { type DemoPage, launchBrowser, need, openPage, PAGE_LOAD_MS, watchPages } from './browser';
 import type { E2EWindow, RecordedTransform } from './hooks';
 
 /** `window` of a page, with the live viewer's hook. */
@@ -53,9 +53,9 @@ async function openInContext(
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
   });
-  await page.goto(new URL(path, inject('baseUrl')).href);
+  await page.goto(new URL(path, inject('baseUrl')).href, { timeout: PAGE_LOAD_MS });
   await page.waitForFunction((g) => (window as unknown as Record<string, unknown>)[g] !== undefined, ready, {
-    timeout: 90_000,
+    timeout: PAGE_LOAD_MS,
   });
   return { browser: need(browser, 'the browser'), page, label, errors, close: () => page.close() };
 }

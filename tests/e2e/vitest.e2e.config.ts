@@ -14,8 +14,13 @@ export default defineConfig({
     globalSetup: ['tests/e2e/globalSetup.ts'],
     environment: 'node',
     testTimeout: 240_000,
-    hookTimeout: 120_000,
+    // A beforeAll may open a page (up to 90 s, browser.ts) and then wait for frames (up to 150 s).
+    hookTimeout: 240_000,
     fileParallelism: false,
     pool: 'forks',
+    // One worker process runs the files in turn (not a process, a vitest runtime and playwright's
+    // import per file); the setup file gives each file fresh modules, as vitest.config.ts's node project.
+    isolate: false,
+    setupFiles: ['tests/unit/fileIsolation.ts'],
   },
 });

@@ -128,6 +128,20 @@ describe('Lifetimes and trail over a window of the frames', () => {
       expect(each).toEqual(held.sort((a, b) => a - b));
       pb.dispose();
     }
+    // A window whose frames have all left its ring: nothing is held, though lives span its bounds.
+    // Kills `r.frameCount === 0` → `false` (and `||` → `&&`) in `isHeld` and in `forEach`.
+    const empty = windowReader(rec, 6, 14);
+    while (empty.frameCount > 0) empty.ring.evictOldest();
+    expect([empty.oldestFrame, empty.newestFrame]).toEqual([15, 14]);
+    const spanning = lives.filter((l) => l.start <= 14 && l.end >= 15);
+    expect(spanning.length).toBeGreaterThan(0);
+    const lt = new Lifetimes(empty);
+    expect(
+      spanning.map((l) => [lt.isHeld(handleOf(l)), lt.firstFrame(handleOf(l)), lt.existsAtNewest(handleOf(l))]),
+    ).toEqual(spanning.map(() => [false, -1, false]));
+    let none = 0;
+    lt.forEach(() => none++);
+    expect(none).toBe(0);
     // The windows name lives on both sides.
     expect(before).toBeGreaterThan(20);
     expect(after).toBeGreaterThan(20);

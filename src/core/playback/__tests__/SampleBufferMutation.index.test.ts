@@ -33,6 +33,13 @@ describe('SampleBuffer before and across the index wrap-around', () => {
     expect(sized.boneRotations.length).toBeGreaterThanOrEqual(5 * 4);
   });
 
+  // Kills: `indexValid = false` → `true` (a fresh buffer's index would stay empty).
+  it('a buffer filled by hand, before any layout is claimed, indexes its rows', () => {
+    const out = new SampleBuffer();
+    rowsOf(out, [4, 9, 2]);
+    expect([2, 4, 9, 3].map((h) => out.indexOfHandle(h))).toEqual([2, 0, 1, -1]);
+  });
+
   // Kills: `indexGen >= 0x7ffffff0` → `false` (the counter passes 2^31 - 1: an Int32Array stamp
   // of 2^31 reads back as -2^31, every lookup fails), the reset's `indexGen = 0` left out (the
   // same), and `indexStamp.fill(0)` left out (a stamp from before the wrap equals a generation

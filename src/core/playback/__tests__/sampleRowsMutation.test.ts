@@ -497,7 +497,7 @@ describe('writeLayout', () => {
     }
   });
 
-  // Kills (bones): the fast path's condition → `true`, `b.boneTotal === 0` → `!==` (bones in B only),
+  // Kills (bones): `ia >= 0 ? a.handles[ia] : b.handles[ib]` → `ia > 0` / `false`, the fast path's condition → `true`, `b.boneTotal === 0` → `!==` (bones in B only),
   // `ia >= 0 && a.boneStart[ia] >= 0` (each `> 0`, `||`, true), `!single && ib >= 0 && b.boneStart[ib]
   // >= 0` (each), `ca > cb ? ca : cb` (`>=`, `<`, swapped), `c > 0` (`>= 0`, true, false),
   // `bones += c` (`-=`), the `-1` branch, `boneCount[k] = 0`, `ensureBones(bones)`, `boneTotal`.
@@ -518,7 +518,8 @@ describe('writeLayout', () => {
       [5, 2], // row 5
       [7, 3], // row 6
     ]);
-    a.handles.set([0, 1, 2, 4, 5, 6, 90]);
+    // Row 0 is in A only, at index 0, with a handle other than 0: B's handle there is no answer.
+    a.handles.set([10, 1, 2, 4, 5, 6, 90]);
     b.handles.set([1, 2, 3, 4, 5, 6, 91]);
     const fromA = Int32Array.from([0, 1, 2, -1, 3, 4, 5, 6]);
     const fromB = Int32Array.from([-1, 0, 1, 2, 3, 4, 5, 6]);
@@ -528,7 +529,9 @@ describe('writeLayout', () => {
     out.boneTotal = SENT;
     writeLayout(a, b, false, fromA, fromB, 7, table, out);
     const l = layout(out, 7);
-    expect(l.handles).toEqual([0, 1, 2, 3, 4, 5, 6, 0]);
+    expect(l.handles).toEqual([10, 1, 2, 3, 4, 5, 6, 0]);
+    expect(l.ids).toEqual([101, 11, 21, 31, 41, 51, 61, 0]);
+    expect(l.spawnFrames).toEqual([110, 101, 102, 103, 104, 105, 106, 0]);
     expect(l.presence).toEqual([1, 3, 3, 2, 3, 3, 3, 0]);
     expect(l.boneStart).toEqual([0, 2, 5, 6, -1, 8, 12, SENT]);
     expect(l.boneCount).toEqual([0, 0, 0, 0, 0, 0, 0, S16]);
@@ -538,7 +541,7 @@ describe('writeLayout', () => {
 
     // Bones in B only (A has none at all): still the bone path.
     const noBones = frame(0, 6);
-    noBones.handles.set([0, 1, 2, 4, 5, 6, 90]);
+    noBones.handles.set([10, 1, 2, 4, 5, 6, 90]);
     const out2 = sentinelOut(8);
     writeLayout(noBones, b, false, fromA, fromB, 7, table, out2);
     expect(layout(out2, 7).boneStart).toEqual([-1, 0, -1, 3, -1, 5, 7, SENT]);

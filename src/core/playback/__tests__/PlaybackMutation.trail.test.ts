@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Bookmarks } from '../Bookmarks';
 import { DEFAULT_PLAYBACK_OPTIONS, Playback } from '../Playback';
 import { quietRecorder } from './helpers';
 
@@ -56,5 +57,17 @@ describe('Playback', () => {
     // Without a frames array.
     expect(trail(0, 6, 30).map((p) => p.slice(1))).toEqual([5, 6].map((f) => point(f).slice(1)));
     pb.dispose();
+  });
+});
+
+describe('Bookmarks.add', () => {
+  // Kills: `this.items.slice()` → `this.items` in `add` (the listed array changed in place).
+  it('replaces the listed array: a list taken before an add is unchanged', () => {
+    const b = new Bookmarks();
+    b.add(5, 'a');
+    const before = b.list();
+    b.add(1, 'b');
+    expect(before.map((x) => x.label)).toEqual(['a']);
+    expect(b.list().map((x) => x.label)).toEqual(['b', 'a']);
   });
 });

@@ -298,4 +298,55 @@ describe('MarkerIndex against the game log', () => {
     expect(m.count - m.bookmarkStart).toBe(100);
     m.dispose();
   });
+
+  // Kills: `forgetScan`'s `inFrame.fill(-2)` → `+2` (a stale stamp equal to the frame being scanned
+  // hides a despawn), the empty branch's `bookmarksDirty = false` → `true` (a version bump with
+  // nothing changed), and a bookmark on the newest frame (`<= newest` → `<` in the count, `> newest`
+  // → `>=` in the listing).
+  it('after a clear early on: despawns found, no change reported for frames without markers', () => {
+    const cleared = (): { rec: Recorder; bookmarks: Bookmarks; m: MarkerIndex } => {
+      const rec = quietRecorder();
+      const bookmarks = new Bookmarks();
+      const m = new MarkerIndex(rec.reader, bookmarks);
+      rec.beginFrame(0, 1);
+      rec.endFrame();
+      m.refresh();
+      rec.clear();
+      m.refresh(); // empty: forgets the scan
+      return { rec, bookmarks, m };
+    };
+    // Frames 1 (id 4, handle 0) and 2 (id 4 gone): the despawn is found in frame 2.
+    const a = cleared();
+    a.rec.beginFrame(0, 1);
+    a.rec.entity(4, 0, 0, 0, 0, 0, 0, 1);
+    a.rec.endFrame();
+    a.rec.beginFrame(0, 1);
+    a.rec.endFrame();
+    a.m.refresh();
+    expect(markers(a.m, a.rec, a.bookmarks)).toEqual([`${MarkerKind.SPAWN} 1 4/1 0`, `${MarkerKind.DESPAWN} 1 4/1 0`]);
+    a.bookmarks.add(2, 'on the newest frame');
+    a.m.refresh();
+    expect(markers(a.m, a.rec, a.bookmarks).length).toBe(2);
+    expect(a.m.count - a.m.bookmarkStart).toBe(1);
+    a.m.dispose();
+    // A fresh index over frames 1 (id 4) and 2 (id 4 gone): its scan tables start at -2
+    // (`ensureTables`' fills → `+2` would hide the despawn found in frame 2).
+    const ring2 = quietRecorder({ maxFrames: 2 });
+    for (let f = 0; f < 3; f++) {
+      ring2.beginFrame(f, 1);
+      if (f === 1) ring2.entity(4, 0, 0, 0, 0, 0, 0, 1);
+      ring2.endFrame();
+    }
+    const fresh = new MarkerIndex(ring2.reader, new Bookmarks());
+    expect(markers(fresh, ring2)).toEqual([`${MarkerKind.SPAWN} 1 4/1 0`, `${MarkerKind.DESPAWN} 1 4/1 0`]);
+    fresh.dispose();
+    // A frame without markers after the empty state: nothing changed.
+    const b = cleared();
+    const v = b.m.version;
+    b.rec.beginFrame(0, 1);
+    b.rec.endFrame();
+    b.m.refresh();
+    expect([b.m.count, b.m.version]).toEqual([0, v]);
+    b.m.dispose();
+  });
 });

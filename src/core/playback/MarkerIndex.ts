@@ -227,8 +227,10 @@ export class MarkerIndex {
     for (let i = 0; i < n; i++) {
       const h = handles[i];
       const fl = flags[i];
-      const wasHere = prevKnown && seenFrame[h] === f - 1;
-      if (spawns[h] === f) this.push(MarkerKind.SPAWN, f, h, 0);
+      // A life that begins in f was not here before, even when its handle's previous life was in f - 1.
+      const born = spawns[h] === f;
+      const wasHere = prevKnown && !born && seenFrame[h] === f - 1;
+      if (born) this.push(MarkerKind.SPAWN, f, h, 0);
       if ((fl & DAMAGED) !== 0) {
         const before = wasHere ? seenFlags[h] : 0;
         if ((before & DAMAGED) === 0) this.push(MarkerKind.DAMAGE, f, h, fl & ~before);

@@ -1,4 +1,7 @@
+import { H_TOTAL_WORDS } from '../../format/layout';
+import { FrameReader } from '../../read/FrameReader';
 import { Recorder } from '../../record/Recorder';
+import { FrameRing } from '../../store/FrameRing';
 import type { RecorderOptions } from '../../record/RecorderOptions';
 
 /** A quiet recorder for tests (warnings collected instead of printed). */
@@ -7,4 +10,23 @@ export function quietRecorder(options: Partial<RecorderOptions> = {}): Recorder 
   const r = new Recorder({ onWarning: (m) => warnings.push(m), ...options }) as Recorder & { warnings: string[] };
   r.warnings = warnings;
   return r;
+}
+
+/**
+ * A reader over a copy of frames `from..to` of `rec` (held there) with the recorder's own entity
+ * table, as `LiveStore.saveRange` builds one: the table then names lives that began after the
+ * newest frame of the copy or ended before its oldest.
+ */
+export function windowReader(rec: Recorder, from: number, to: number): FrameReader {
+  const ring = rec.reader.ring;
+  let words = 0;
+  for (let f = from; f <= to; f++) words += ring.wordsOf(f);
+  const copy = new FrameRing(Math.max(1024, words * 4 + 8), to - from + 1);
+  for (let f = from; f <= to; f++) {
+    const at = ring.offsetOf(f);
+    const n = ring.u32[at + H_TOTAL_WORDS];
+    copy.u32.set(ring.u32.subarray(at, at + n), copy.reserve(n));
+    copy.commit(f, n);
+  }
+  return new FrameReader(copy, rec.entities, rec.channels, rec.eventKinds, rec.textures, rec.fieldSchemas);
 }

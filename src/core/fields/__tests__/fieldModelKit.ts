@@ -165,8 +165,14 @@ export class FrameModel {
     });
   }
 
-  /** Converts the per-entity values left (as `endFrame` does) and returns the field section's words. */
-  public section(): number[] {
+  /** Rows the last `section` left out over the budget. */
+  public overBudget = 0;
+
+  /**
+   * Converts the per-entity values left (as `endFrame` does) and returns the field section's words:
+   * each kind's block in turn, cut to its first rows that fit the words left of `budgetWords`.
+   */
+  public section(budgetWords = Number.POSITIVE_INFINITY): number[] {
     this.rows.forEach((row, s) => {
       if (row?.pending != null) this.settle(s, row);
     });
@@ -178,12 +184,29 @@ export class FrameModel {
         if (row?.schema === schema && kept[s] >= 0) rows.push([kept[s], row.values]);
       });
       rows.sort((a, b) => a[0] - b[0]);
-      const k = rows.length;
+      let k = rows.length;
+      const words = (n: number) => {
+        let w = 3 + (rows[n - 1][0] - rows[0][0] !== n - 1 ? n : 0);
+        for (const t of schema.types)
+          w +=
+            t === 6
+              ? 3 * n
+              : t === FIELD_BOOL
+                ? (n + 31) >>> 5
+                : t === FIELD_U8 || t === FIELD_ENUM
+                  ? (n + 3) >>> 2
+                  : n;
+        return w;
+      };
+      while (k > 0 && words(k) > budgetWords - out.length) {
+        k--;
+        this.overBudget++;
+      }
       if (k === 0) continue;
       const first = rows[0][0];
       const listed = rows[k - 1][0] - first !== k - 1;
       out.push((schema.index | (listed ? BLOCK_LISTED : 0)) >>> 0, k, listed ? 0 : first);
-      if (listed) for (const [e] of rows) out.push(e);
+      if (listed) for (let q = 0; q < k; q++) out.push(rows[q][0]);
       const { types, slotOf } = schema;
       for (let f = 0; f < types.length; f++) {
         const t = types[f];

@@ -65,109 +65,136 @@ function column(rand: () => number, schema: FieldSchema, f: number, c: number, t
   return Uint8Array.from(xs);
 }
 
-describe('field writer against a plain model', () => {
-  it('writes every frame of random calls as the model does', () => {
-    const { r } = recorder({ maxFrames: 8, arenaBytes: 4 << 20 });
-    const A = r.declareFields('a', { hp: 'f32', v: 'vec3', n: 'i32', tgt: 'entity', b: 'u8', on: 'bool', st: 'enum' });
-    const B = r.declareFields('b', { on: 'bool', k: 'u8' });
-    const C = r.declareFields('c', { p: 'vec3', id: 'entity' });
-    const D = r.declareFields('d', { x: 'f32' });
-    for (const name of ['idle', 'walk', 'run']) A.code(name);
-    const kinds = [A, B, C, D];
-    const rand = rng(20);
-    // What the frames held, so that the test shows it reached each case.
-    const seen = { words: 0, listed: 0, repairs: 0, dropped: 0, flagged: 0 };
-    for (let frame = 0; frame < FRAMES; frame++) {
-      const m = new FrameModel(MAX_ID);
-      const before = { invalid: r.stats.invalidFieldValues, dropped: r.stats.fieldRowsDropped };
-      const big = frame % 12 === 11;
-      let nextId = Math.floor(rand() * 50);
-      let kind = kinds[Math.floor(rand() * 4)];
-      r.beginFrame(frame, 1 / 60);
-      const segments = big ? 3 : 1 + Math.floor(rand() * 6);
-      for (let g = 0; g < segments; g++) {
-        if (rand() < 0.3) kind = kinds[Math.floor(rand() * 4)];
-        const id = () => (rand() < 0.04 && m.ids.length > 0 ? m.ids[Math.floor(rand() * m.ids.length)] : nextId++);
-        if (rand() < 0.5) {
-          // Entities one by one, most with per-entity fields.
-          const n = big ? 100 + Math.floor(rand() * 200) : Math.floor(rand() * 40);
-          for (let i = 0; i < n; i++) {
-            const e = id();
-            put(r, e);
-            m.entity(e);
-            if (rand() < 0.85) {
-              if (rand() < 0.05) kind = kinds[Math.floor(rand() * 4)];
-              const vals = Array.from({ length: kind.slots }, (_, s) => {
-                let f = 0;
-                while (f + 1 < kind.types.length && kind.slotOf[f + 1] <= s) f++;
-                return value(rand, kind.types[f], kind.enumNames.length, false);
-              });
-              if (rand() < 0.03) vals.length = Math.floor(rand() * kind.slots); // too short
-              const given = rand() < 0.5 ? Float64Array.from(vals) : vals;
-              r.fields(e, kind, given);
-              m.fields(kind, given);
-              if (rand() < 0.05) {
-                // The same entity again: the same kind replaces the row, another kind is dropped.
-                const other = rand() < 0.5 ? kind : kinds[Math.floor(rand() * 4)];
-                const again = Array.from({ length: other.slots }, () => Math.floor(rand() * 2));
-                r.fields(e, other, again);
-                m.fields(other, again);
-              }
-            }
-            if (rand() < 0.02) {
-              r.fields(e + 100000, kind, [0]);
-              m.refused();
+/** Records `frames` frames of random calls and checks each against the model (`budget`: fieldBudgetBytes). */
+function randomFrames(seed: number, frames: number, budget: number): Record<string, number> {
+  const { r, warnings } = recorder({ maxFrames: 8, arenaBytes: 4 << 20, fieldBudgetBytes: budget });
+  const A = r.declareFields('a', { hp: 'f32', v: 'vec3', n: 'i32', tgt: 'entity', b: 'u8', on: 'bool', st: 'enum' });
+  const B = r.declareFields('b', { on: 'bool', k: 'u8' });
+  const C = r.declareFields('c', { p: 'vec3', id: 'entity' });
+  const D = r.declareFields('d', { x: 'f32' });
+  for (const name of ['idle', 'walk', 'run']) A.code(name);
+  const kinds = [A, B, C, D];
+  const rand = rng(seed);
+  // What the frames held, so that the test shows it reached each case.
+  const seen = { words: 0, listed: 0, repairs: 0, dropped: 0, flagged: 0, overBudget: 0 };
+  for (let frame = 0; frame < frames; frame++) {
+    const m = new FrameModel(MAX_ID);
+    const before = {
+      invalid: r.stats.invalidFieldValues,
+      dropped: r.stats.fieldRowsDropped,
+      over: r.stats.fieldRowsOverBudget,
+    };
+    const big = frame % 12 === 11;
+    let nextId = Math.floor(rand() * 50);
+    let kind = kinds[Math.floor(rand() * 4)];
+    r.beginFrame(frame, 1 / 60);
+    const segments = big ? 3 : 1 + Math.floor(rand() * 6);
+    for (let g = 0; g < segments; g++) {
+      if (rand() < 0.3) kind = kinds[Math.floor(rand() * 4)];
+      const id = () => (rand() < 0.04 && m.ids.length > 0 ? m.ids[Math.floor(rand() * m.ids.length)] : nextId++);
+      if (rand() < 0.5) {
+        // Entities one by one, most with per-entity fields.
+        const n = big ? 100 + Math.floor(rand() * 200) : Math.floor(rand() * 40);
+        for (let i = 0; i < n; i++) {
+          const e = id();
+          put(r, e);
+          m.entity(e);
+          if (rand() < 0.85) {
+            if (rand() < 0.05) kind = kinds[Math.floor(rand() * 4)];
+            const vals = Array.from({ length: kind.slots }, (_, s) => {
+              let f = 0;
+              while (f + 1 < kind.types.length && kind.slotOf[f + 1] <= s) f++;
+              return value(rand, kind.types[f], kind.enumNames.length, false);
+            });
+            if (rand() < 0.03) vals.length = Math.floor(rand() * kind.slots); // too short
+            const given = rand() < 0.5 ? Float64Array.from(vals) : vals;
+            r.fields(e, kind, given);
+            m.fields(kind, given);
+            if (rand() < 0.05) {
+              // The same entity again: the same kind replaces the row, another kind is dropped.
+              const other = rand() < 0.5 ? kind : kinds[Math.floor(rand() * 4)];
+              const again = Array.from({ length: other.slots }, () => Math.floor(rand() * 2));
+              r.fields(e, other, again);
+              m.fields(other, again);
             }
           }
-        } else {
-          // A batch of entities, then maybe a columns call naming them (or others).
-          const n = big ? 100 + Math.floor(rand() * 200) : 1 + Math.floor(rand() * 40);
-          const ids = Array.from({ length: n }, id);
-          batch(r, ids);
-          for (const e of ids) m.entity(e);
-          if (rand() < 0.8) {
-            const typed = rand() < 0.6;
-            let named = ids.slice();
-            const shape = rand();
-            if (shape < 0.1) named.reverse();
-            else if (shape < 0.2) named = named.filter(() => rand() < 0.7);
-            else if (shape < 0.25) named.splice(Math.floor(rand() * named.length), 0, 900000);
-            else if (shape < 0.3 && m.ids.length > n) named = m.ids.slice(0, Math.floor(rand() * m.ids.length));
-            if (named.length > 0) {
-              const c = named.length;
-              const cols: Array<ArrayLike<number> | null> = kind.types.length
-                ? Array.from(kind.types, (_, f) => column(rand, kind, f, c, typed))
-                : [];
-              const cut = rand();
-              if (cut < 0.04) cols[Math.floor(rand() * cols.length)] = null;
-              else if (cut < 0.08) cols.length = Math.floor(rand() * cols.length);
-              const count = rand() < 0.05 ? c + 5 : rand() < 0.05 ? c - 0.5 : c;
-              r.fieldColumns(kind, count, named, cols as ArrayLike<ArrayLike<number>>);
-              m.columns(kind, count, named, cols as ArrayLike<ArrayLike<number>>);
-            }
+          if (rand() < 0.02) {
+            r.fields(e + 100000, kind, [0]);
+            m.refused();
+          }
+        }
+      } else {
+        // A batch of entities, then maybe a columns call naming them (or others).
+        const n = big ? 100 + Math.floor(rand() * 200) : 1 + Math.floor(rand() * 40);
+        const ids = Array.from({ length: n }, id);
+        batch(r, ids);
+        for (const e of ids) m.entity(e);
+        if (rand() < 0.8) {
+          const typed = rand() < 0.6;
+          let named = ids.slice();
+          const shape = rand();
+          if (shape < 0.1) named.reverse();
+          else if (shape < 0.2) named = named.filter(() => rand() < 0.7);
+          else if (shape < 0.25) named.splice(Math.floor(rand() * named.length), 0, 900000);
+          else if (shape < 0.3 && m.ids.length > n) named = m.ids.slice(0, Math.floor(rand() * m.ids.length));
+          if (named.length > 0) {
+            const c = named.length;
+            const cols: Array<ArrayLike<number> | null> = kind.types.length
+              ? Array.from(kind.types, (_, f) => column(rand, kind, f, c, typed))
+              : [];
+            const cut = rand();
+            if (cut < 0.04) cols[Math.floor(rand() * cols.length)] = null;
+            else if (cut < 0.08) cols.length = Math.floor(rand() * cols.length);
+            const count = rand() < 0.05 ? c + 5 : rand() < 0.05 ? c - 0.5 : c;
+            r.fieldColumns(kind, count, named, cols as ArrayLike<ArrayLike<number>>);
+            m.columns(kind, count, named, cols as ArrayLike<ArrayLike<number>>);
           }
         }
       }
-      r.endFrame();
-      const words = m.section();
-      expect(section(r, frame), `frame ${frame}`).toEqual(words);
-      seen.words += words.length;
-      seen.listed += words.some((w) => w >= 0x80000000 && w - 0x80000000 < 4) ? 1 : 0;
-      seen.repairs += m.invalid;
-      seen.dropped += m.dropped;
-      seen.flagged += m.flagged.size;
-      const kept = m.kept();
-      const flags = kept.flatMap((e, s) => (e < 0 ? [] : [sanitized(r, frame, e) === m.flagged.has(s)]));
-      expect(
-        flags.every((x) => x),
-        `frame ${frame}: SANITIZED flags`,
-      ).toBe(true);
-      expect(r.stats.invalidFieldValues - before.invalid, `frame ${frame}: repairs`).toBe(m.invalid);
-      expect(r.stats.fieldRowsDropped - before.dropped, `frame ${frame}: dropped`).toBe(m.dropped);
     }
+    r.endFrame();
+    const words = m.section(Math.floor(budget / 4));
+    expect(section(r, frame), `frame ${frame}`).toEqual(words);
+    seen.words += words.length;
+    seen.listed += words.some((w) => w >= 0x80000000 && w - 0x80000000 < 4) ? 1 : 0;
+    seen.repairs += m.invalid;
+    seen.dropped += m.dropped;
+    seen.flagged += m.flagged.size;
+    seen.overBudget += m.overBudget;
+    const kept = m.kept();
+    const flags = kept.flatMap((e, s) => (e < 0 ? [] : [sanitized(r, frame, e) === m.flagged.has(s)]));
     expect(
-      Object.values(seen).every((n) => n > 20),
-      JSON.stringify(seen),
+      flags.every((x) => x),
+      `frame ${frame}: SANITIZED flags`,
     ).toBe(true);
+    expect(r.stats.invalidFieldValues - before.invalid, `frame ${frame}: repairs`).toBe(m.invalid);
+    expect(r.stats.fieldRowsDropped - before.dropped, `frame ${frame}: dropped`).toBe(m.dropped);
+    expect(r.stats.fieldRowsOverBudget - before.over, `frame ${frame}: over budget`).toBe(m.overBudget);
+  }
+  const budgetWarnings = warnings.filter((w) => w.includes('fieldBudgetBytes'));
+  expect(budgetWarnings).toEqual(
+    seen.overBudget > 0
+      ? [
+          `rewindable: a frame's fields exceed fieldBudgetBytes (${Math.floor(budget / 4) * 4}); the rows past it were dropped`,
+        ]
+      : [],
+  );
+  return seen;
+}
+
+describe('field writer against a plain model', () => {
+  it('writes every frame of random calls as the model does', () => {
+    const seen = randomFrames(20, FRAMES, 1 << 20);
+    expect(seen.overBudget).toBe(0);
+    expect(Object.values(seen).filter((n) => n <= 20).length, JSON.stringify(seen)).toBe(1);
+  });
+
+  it('cuts each block to the rows that fit the field budget, as the model does', () => {
+    // FieldStage.write's budget (the room left, the cut, `overBudget`, the counter, the warning),
+    // writeRun's and writeDirect's `words > room`.
+    for (const budget of [0, 12, 40, 401, 1500]) {
+      const seen = randomFrames(budget + 3, 10, budget);
+      expect(seen.overBudget > 0, `${budget}: ${JSON.stringify(seen)}`).toBe(true);
+    }
   });
 });

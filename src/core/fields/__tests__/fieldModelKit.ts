@@ -59,7 +59,8 @@ export class FrameModel {
   public fields(schema: FieldSchema, values: ArrayLike<number>): void {
     const s = this.ids.length - 1;
     const row = this.rowFor(s, schema);
-    if (row !== null) row.pending = values;
+    // Values that are no array-like object: every slot missing.
+    if (row !== null) row.pending = typeof values === 'object' && values !== null ? values : [];
   }
 
   /** `fieldColumns(schema, count, ids, columns)`. */

@@ -108,7 +108,8 @@ function randomFrames(seed: number, frames: number, budget: number): Record<stri
               return value(rand, kind.types[f], kind.enumNames.length, false);
             });
             if (rand() < 0.03) vals.length = Math.floor(rand() * kind.slots); // too short
-            const given = rand() < 0.5 ? Float64Array.from(vals) : vals;
+            const form = rand();
+            const given = form < 0.02 ? (null as never) : form < 0.5 ? Float64Array.from(vals) : vals;
             r.fields(e, kind, given);
             m.fields(kind, given);
             if (rand() < 0.05) {

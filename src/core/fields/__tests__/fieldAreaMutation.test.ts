@@ -90,6 +90,29 @@ describe('FieldArea.stage: which columns qualify', () => {
     expect(fits({ a: 'i32', b: 'bool' }, [new Int32Array(30), new Uint8Array(4)], 32)[0]).toBe(-1);
   });
 
+  it('counts the farthest reach of every column, whatever the order of the columns', () => {
+    // 112, 115, 118 (`true`: a later, shorter column's reach replacing an earlier, longer one's),
+    // 118:39 (`len - 3`: a byte column's spill under-counted). Otherwise the copy throws past the area.
+    const st = (spec: Record<string, FieldType>, cols: ArrayLike<number>[]) =>
+      area(12).stage(rowsOf(spec), 4, cols, MAX_ID);
+    // An i32 column reaching word 12 (the area's end), then a u8 column of 21 bytes reaching word 13.
+    expect(st({ a: 'i32', b: 'u8' }, [new Int32Array(9), new Uint8Array(21)])).toBe(-1);
+    expect(st({ a: 'i32', b: 'u8' }, [new Int32Array(9), new Uint8Array(17)])).toBe(0);
+    // A long column first, past the area, then a short one of each kind.
+    expect(st({ a: 'i32', b: 'f32' }, [new Int32Array(10), new Float32Array(4)])).toBe(-1);
+    expect(st({ a: 'f32', b: 'i32' }, [new Float32Array(10), new Int32Array(4)])).toBe(-1);
+    expect(st({ a: 'i32', b: 'enum' }, [new Int32Array(10), new Uint8Array(4)])).toBe(-1);
+    expect(st({ a: 'i32', b: 'f32' }, [new Int32Array(9), new Float32Array(4)])).toBe(0);
+  });
+
+  it('has an area of its own of 64 kB by default', () => {
+    // 74 (the default storage).
+    const a = new FieldArea();
+    expect([a.words, a.u32.length, a.u8.length]).toEqual([16384, 16384, 65536]);
+    expect(a.stage(rowsOf({ a: 'i32' }), 4, [Int32Array.of(1, 2, 3, 4)], MAX_ID)).toBe(0);
+    expect(a.stage(rowsOf({ a: 'i32' }), 16381, [new Int32Array(16381)], MAX_ID)).toBe(-1);
+  });
+
   it('stages the next block after the last, and begins anew', () => {
     // 99 (`at = used`), 158 to 160, 86 (`begin`).
     const a = area(100);
@@ -125,6 +148,11 @@ describe('FieldArea.stage: values and repairs', () => {
       3,
     );
     expect(a.stage(rowsOf({ a: 'f32' }), 3, [Float32Array.of(-3e38, 3e38, -0)], MAX_ID)).toBe(0);
+    // The copy's spill (a NaN just past the rows) is no value of the column: 184 (`j <= end`).
+    const b = area(64);
+    const spill = [Float32Array.of(Number.NaN, 1, Number.NaN), Int32Array.of(5, 6)];
+    expect(b.stage(rowsOf({ a: 'f32', b: 'i32' }), 2, spill, MAX_ID)).toBe(1);
+    expect(Array.from(b.u32.subarray(3, 7))).toEqual([0, bits(1), 5, 6]);
   });
 
   it('repairs vec3 components that are not finite, in any axis, moving x, y, z to columns', () => {
@@ -141,6 +169,12 @@ describe('FieldArea.stage: values and repairs', () => {
         expect(Array.from(a.u32.subarray(3, 12)), `${at}`).toEqual(want);
       }
     }
+    // Stale words after the columns (NaN bits) are no values of the column: 247 (`i <= end`).
+    const a = area(64);
+    a.u32.fill(0x7fc00000);
+    const cols = [Float32Array.of(1, Number.NaN, 3), Int32Array.of(4)];
+    expect(a.stage(rowsOf({ v: 'vec3', n: 'i32' }), 1, cols, MAX_ID)).toBe(1);
+    expect(Array.from(a.u32.subarray(3, 7))).toEqual([bits(1), 0, bits(3), 4]);
   });
 
   it('repairs entity ids outside [-1, maxEntityId) and enum codes without a name', () => {
@@ -203,6 +237,7 @@ describe('FieldArea.copyOut and unpack', () => {
     expect(Array.from(shared.u32.subarray(10, 10 + block.length))).toEqual(block);
     expect(shared.u32[9]).toBe(0);
     expect(shared.u32[10 + block.length]).toBe(0);
+    a.u32[a.used] = 99; // the word after the block: 272 (`i <= words`)
     const other = view(8, new ArrayBuffer(2048));
     expect(a.copyOut(rows, 17, other, 3)).toBe(block.length);
     expect(Array.from(other.u32.subarray(2, 4 + block.length))).toEqual([0, ...block, 0]);

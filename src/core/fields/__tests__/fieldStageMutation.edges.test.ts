@@ -128,3 +128,47 @@ describe('field writer: block sizes at the word and tile edges', () => {
     }
   });
 });
+
+describe('field writer: a row given twice by two ways', () => {
+  it('keeps the per-entity values of an entity a columns call gave a row just before, in every form', () => {
+    // FieldStage 410 (`rows.rawCount === 0` dropped: the area block copied whole over the replaced row).
+    for (const typed of [true, false]) {
+      const { r } = recorder();
+      const S = r.declareFields('a', { hp: 'f32', n: 'i32' });
+      const m = frameOf(r, 0, [1, 2, 3], false, (mm) => {
+        const cols = typed
+          ? [Float32Array.of(1, 2, 3), Int32Array.of(4, 5, 6)]
+          : [
+              [1, 2, 3],
+              [4, 5, 6],
+            ];
+        r.fieldColumns(S, 3, [1, 2, 3], cols);
+        mm.columns(S, 3, [1, 2, 3], cols);
+        r.fields(3, S, [30, 60]);
+        mm.fields(S, [30, 60]);
+      });
+      expect(section(r, 0), `typed ${typed}`).toEqual(m.section());
+      expect(read(r, 3, 0, 0)).toEqual([30]);
+    }
+  });
+
+  it('does not take a columns call naming an entity with a per-entity row first as new rows', () => {
+    // FieldStage 275 (`start > highIndex` → `>=`: the entity with a row taken as one without).
+    const { r } = recorder();
+    const S = r.declareFields('a', { hp: 'f32' });
+    const m = new FrameModel(1 << 16);
+    r.beginFrame(0, 1);
+    put(r, 5);
+    m.entity(5);
+    r.fields(5, S, [50]);
+    m.fields(S, [50]);
+    batch(r, [6, 7]);
+    m.entity(6);
+    m.entity(7);
+    r.fieldColumns(S, 3, [5, 6, 7], [[51, 60, 70]]);
+    m.columns(S, 3, [5, 6, 7], [[51, 60, 70]]);
+    r.endFrame();
+    expect(section(r, 0)).toEqual(m.section());
+    expect([5, 6, 7].map((id) => read(r, id, 0, 0))).toEqual([[51], [60], [70]]);
+  });
+});

@@ -253,7 +253,7 @@ export class FieldStage {
       if (bad > 0 && !filled) for (let i = 0; i < c; i++) match[i] = r0 + i;
     } else {
       if (this.unmarked) this.markRows();
-      this.matchRows(rows, ids, c, stageIds, stageCount, match);
+      this.matchRows(rows, ids, c, stageIds, stageCount, match, flags, sanitized);
       for (let f = 0; f < n; f++)
         bad += rows.writeColumn(f, match, c, f < columns.length ? columns[f] : (null as never));
     }
@@ -321,7 +321,10 @@ export class FieldStage {
     this.unmarked = false;
   }
 
-  /** Matches `ids[0..c)` to staged entities one by one (see `columns`), adding rows; `match[i]` is row i's, or -1. */
+  /**
+   * Matches `ids[0..c)` to staged entities one by one (see `columns`), adding rows; `match[i]` is row
+   * i's, or -1. A per-entity row it converts first flags its entity in `flags` with `sanitized` when repaired.
+   */
   private matchRows(
     rows: FieldRows,
     ids: ArrayLike<number>,
@@ -329,6 +332,8 @@ export class FieldStage {
     stageIds: Int32Array,
     stageCount: number,
     match: Int32Array,
+    flags: Uint8Array,
+    sanitized: number,
   ): void {
     // Each row looks from where the previous one matched, then wraps around once.
     let j = stageCount - c >= 0 && stageIds[stageCount - c] === ids[0] ? stageCount - c : 0;
@@ -347,10 +352,14 @@ export class FieldStage {
         continue;
       }
       const r = this.rowFor(k, rows, id);
-      // A row staged by a per-entity call: into the typed columns first, so the columns write over it.
+      // A row staged by a per-entity call: into the typed columns first, so the columns write over it
+      // (its repairs counted, and its entity flagged, even when the columns then give valid values).
       if (r >= 0 && rows.isRaw[r] !== 0) {
         const b = rows.materializeRow(r);
-        if (b > 0) this.invalid(b);
+        if (b > 0) {
+          this.invalid(b);
+          flags[k] |= sanitized;
+        }
       }
       match[i] = r;
       j = k + 1;

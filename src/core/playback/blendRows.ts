@@ -45,6 +45,7 @@ export function blendRows(
   const thr2 = blendLimit[0];
   const nearB = t >= 0.5;
   const u = 1 - t;
+  const anyBones = a.boneTotal > 0 || b.boneTotal > 0;
   // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every
   // entity: the SLERP_SERIES_TERMS (10) coefficients of each, unrolled.
   const t0 = c[0],
@@ -106,7 +107,7 @@ export function blendRows(
         z1 = br[qb + 2],
         w1 = br[qb + 3];
       of[k] = nearB ? bf[ib] : af[ia];
-      if (obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
+      if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
       if (x0 === x1 && y0 === y1 && z0 === z1 && w0 === w1) {
         // The same rotation in both frames (a still entity): kept as it is.
         or[o4] = x0;

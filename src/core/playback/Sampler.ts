@@ -185,14 +185,17 @@ export class Sampler {
 
     // Find the two frames among the cached ones; decode what is missing into a slot the pair does not use.
     let sa = this.find(fa);
-    let sb = fb === fa ? sa : this.find(fb);
-    if (sa === null && sb === null && fb !== fa) {
-      // A seek: neither frame is cached. Blend straight from the ring (see `seekRows`), unless the
-      // previous sample already did so at this pair: then the pair is being scrubbed, and is decoded.
-      out.position = p;
-      out.t = t;
-      seriesCoef[BLEND_T] = t;
-      if (this.sampleFromRing(fa, fb, out)) return true;
+    let sb = sa;
+    if (fb !== fa) {
+      sb = this.find(fb);
+      if (sa === null && sb === null) {
+        // A seek: neither frame is cached. Blend straight from the ring (see `seekRows`), unless the
+        // previous sample already did so at this pair: then the pair is being scrubbed, and is decoded.
+        out.position = p;
+        out.t = t;
+        seriesCoef[BLEND_T] = t;
+        if (this.sampleFromRing(fa, fb, out)) return true;
+      }
     }
     if (sa === null) {
       sa =
@@ -218,8 +221,9 @@ export class Sampler {
     const n = this.rows;
     out.ensure(n);
     out.count = n;
+    const single = sa === sb;
     if (!out.claimLayout(this, this.matchVersion))
-      writeLayout(sa.entities, sb.entities, sa === sb, this.fromA, this.fromB, n, this.reader.entities, out);
+      writeLayout(sa.entities, sb.entities, single, this.fromA, this.fromB, n, this.reader.entities, out);
 
     const ha = sa.header;
     const hb = sb.header;
@@ -231,7 +235,7 @@ export class Sampler {
     out.time = ha.time + (hb.time - ha.time) * t;
     out.overBudget = nearB ? hb.overBudget : ha.overBudget;
     seriesCoef[BLEND_T] = t;
-    if (sa === sb) {
+    if (single) {
       copyFrame(sa.entities, out);
     } else {
       blendLimit[0] = this.threshold * this.threshold;
@@ -239,7 +243,7 @@ export class Sampler {
     }
     this.blendCamera(ha, hb, out);
     if (sa.entities.hasDisplay || sb.entities.hasDisplay) {
-      sampleDisplay(sa.entities, sb.entities, this.fromA, sa === sb ? null : this.fromB, n, out);
+      sampleDisplay(sa.entities, sb.entities, this.fromA, single ? null : this.fromB, n, out);
     } else {
       out.hasDisplay = false;
     }
@@ -380,7 +384,7 @@ export class Sampler {
       }
       k = na;
     } else {
-      this.ensureTable(a, b);
+      this.ensureTable(b);
       if (this.gen >= 0x7ffffff0) {
         this.table.fill(0);
         this.gen = 0;
@@ -421,10 +425,10 @@ export class Sampler {
     this.matchVersion++;
   }
 
-  private ensureTable(a: EntityBuffer, b: EntityBuffer): void {
+  private ensureTable(b: EntityBuffer): void {
     let need = this.reader.entities.capacity;
-    // Handles come from the entity table, but a foreign reader could hold larger ones: never index out of range.
-    for (let i = 0; i < a.count; i++) if (a.handles[i] >= need) need = a.handles[i] + 1;
+    // Handles come from the entity table, but a foreign reader could hold larger ones: every handle of
+    // B must index the table. A's need not: a handle of A past its end reads undefined, "not in B".
     for (let i = 0; i < b.count; i++) if (b.handles[i] >= need) need = b.handles[i] + 1;
     if (need * 2 <= this.table.length) return;
     const cap = Math.max(need, this.table.length);

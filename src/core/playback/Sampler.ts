@@ -51,11 +51,11 @@ class FrameSlot {
  * Nothing is allocated per call in steady state (arrays grow when a sample is larger than any
  * before).
  *
- * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
- * cached frames and the match (their stamps and versions), a seek keeps its table of lives between
- * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per
- * entity. What needs none of that state is in `sampleRows.ts`: the layout rows of a match, the
- * whole-frame copy, the per-row copies and the bone blends.
+ * Size: just over 450 lines, kept in one class: finding, decoding and matching share the two cached
+ * frames and the match, and a seek keeps its table of lives between calls. What needs none of that
+ * state is elsewhere: the entity blend loop in `blendRows.ts` (inlined by hand, no call passing a
+ * double per entity); in `sampleRows.ts` the layout rows of a match, the whole-frame copy, the
+ * per-row copies and the bone blends.
  *
  * @example
  * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });
@@ -367,7 +367,8 @@ export class Sampler {
     const a = sa.entities;
     const b = sb.entities;
     const na = a.count;
-    const nb = sa === sb ? 0 : b.count;
+    // One frame (sa === sb) needs na rows only; the arrays are sized for two all the same.
+    const nb = b.count;
     const max = na + nb;
     if (this.fromA.length < max) {
       const cap = Math.max(max, this.fromA.length * 2, 64);
@@ -389,9 +390,8 @@ export class Sampler {
         this.table.fill(0);
         this.gen = 0;
       }
-      // gen marks "in B, not yet matched"; gen + 1 marks "in B, matched".
-      const g = this.gen + 2;
-      this.gen = g;
+      // g marks "in B, not yet matched"; 0 (never a generation) "matched", or not in B.
+      const g = ++this.gen;
       const table = this.table;
       const hb = b.handles;
       const ha = a.handles;
@@ -405,7 +405,7 @@ export class Sampler {
         fromA[k] = i;
         if (table[h2] === g) {
           fromB[k] = table[h2 + 1];
-          table[h2] = g + 1;
+          table[h2] = 0;
         } else {
           fromB[k] = -1;
         }

@@ -29,10 +29,10 @@ export const DEFAULT_SAMPLER_OPTIONS: Readonly<SamplerOptions> = Object.freeze({
 /** The least int32 (`1 << 31`). */
 const INT32_MIN = 1 << 31;
 
-/** A decoded frame kept for reuse, with what identifies its content in the ring. */
+/** A decoded frame kept for reuse, with what identifies its content in the ring; empty while `time` is NaN. */
 class FrameSlot {
-  public frame = -1;
-  public offset = -1;
+  public frame = 0;
+  public offset = 0;
   public time = Number.NaN;
   public readonly entities = new EntityBuffer();
   public readonly header = new FrameHeader();
@@ -97,10 +97,10 @@ export class Sampler {
   private lives = new Int32Array(0);
   private livesGen = 0;
   private decodes = 0;
-  /** The pair of the last sample taken from the ring's words (`sampleFromRing`), by frame A's content. */
-  private ringFrame = -1;
-  private ringAtA = -1;
-  private ringAtB = -1;
+  /** The last pair sampled from the ring's words (`sampleFromRing`), by A's content; none while `ringTime` is NaN. */
+  private ringFrame = 0;
+  private ringAtA = 0;
+  private ringAtB = 0;
   private ringTime = Number.NaN;
   private readonly ringHeaderA = new FrameHeader();
   private readonly ringHeaderB = new FrameHeader();
@@ -269,7 +269,7 @@ export class Sampler {
     r.readHeader(fa, ha);
     r.readHeader(fb, hb);
     if (fa === this.ringFrame && atA === this.ringAtA && atB === this.ringAtB && ha.time === this.ringTime) {
-      this.ringFrame = -1;
+      this.ringTime = Number.NaN;
       return false;
     }
     const cap = r.entities.capacity;
@@ -306,10 +306,10 @@ export class Sampler {
 
   /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
   public invalidate(): void {
-    this.ringFrame = -1;
+    this.ringTime = Number.NaN;
     this.forgetLives();
-    this.slot0.frame = -1;
-    this.slot1.frame = -1;
+    this.slot0.time = Number.NaN;
+    this.slot1.time = Number.NaN;
     this.matchA = null;
     this.matchB = null;
   }
@@ -352,7 +352,7 @@ export class Sampler {
 
   private decode(slot: FrameSlot, frame: number): boolean {
     const r = this.reader;
-    slot.frame = -1;
+    slot.time = Number.NaN;
     this.matchA = null;
     this.decodes++;
     if (!r.readHeader(frame, slot.header) || !r.readEntities(frame, slot.entities, true)) return false;

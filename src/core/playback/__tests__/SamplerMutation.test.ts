@@ -60,4 +60,30 @@ describe('Sampler edges', () => {
     expect(s.sampleTime(tc, out)).toBe(true);
     expect([out.count, out.t, out.time, out.positions[0]]).toEqual([1, 0.75, 13.25, 1.75]);
   });
+
+  it('the camera: x and z lerped, the nearer frame from t = 0.5 exactly when it moved past the threshold', () => {
+    // Kills in `blendCamera`: `cb[0] - ca[0]` → `cb[0] + ca[0]`, `ca[2] + dz * t` → `ca[2] - dz * t`
+    // and `dz / t`, and `t >= 0.5` → `t > 0.5` for a camera that jumped.
+    const rec = quietRecorder();
+    for (const [x, z] of [
+      [1, 3],
+      [5, 19],
+    ]) {
+      rec.beginFrame(rec.reader.frameCount, 1);
+      rec.camera(x, 0, z, 0, 0, 0, 1, 1);
+      rec.entity(1, 0, 0, 0, 0, 0, 0, 1);
+      rec.endFrame();
+    }
+    const out = new SampleBuffer();
+    for (const s of [new Sampler(rec.reader), new Sampler(rec.reader)]) {
+      s.sample(0.25, out); // from the ring, then decoded
+      s.sample(0.25, out);
+      expect([out.camera[0], out.camera[2]]).toEqual([2, 7]);
+    }
+    const near = new Sampler(rec.reader, { teleportThreshold: 1 });
+    near.sample(0.5, out);
+    expect([out.camera[0], out.camera[2]]).toEqual([5, 19]);
+    near.sample(0.5, out);
+    expect([out.camera[0], out.camera[2]]).toEqual([5, 19]);
+  });
 });

@@ -74,6 +74,15 @@ describe('Sampler, generation counters wrapping around', () => {
       expect(rows(out), `seek ${i} at ${p}`).toEqual(fresh(reader, p));
     }
     expect(s.decodeCount).toBe(0);
+    // Sampler: `livesGen >= 0x7ffffff0` → `<` (a reset at every seek below the limit, none at it):
+    // a counter exactly at the limit ran on past 2^31.
+    const at = new Sampler(reader);
+    (at as unknown as Counters).livesGen = 0x7ffffff0;
+    for (let i = 0; i < 20; i++) {
+      const p = i % 2 === 0 ? 5.25 : 6.75;
+      at.sample(p, out);
+      expect(rows(out), `seek ${i} at ${p}, from the limit`).toEqual(fresh(reader, p));
+    }
   });
 
   it('the match’s counter starts over exactly at 0x7ffffff0, and never runs past the int32 range', () => {

@@ -100,4 +100,34 @@ describe('Sampler, generation counters wrapping around', () => {
     }
     expect(s.decodeCount).toBeGreaterThan(24);
   });
+
+  it('the match table grows with the entity table between two matches', () => {
+    // Sampler `ensureTable`: `need * 2 <= this.table.length` → `need / 2`: after the entity table
+    // grew, the match table was not grown with it, and B's new handles were written past its end
+    // (lost: their entities were not matched).
+    const rec = quietRecorder({ maxEntitiesPerFrame: 16 });
+    const s = new Sampler(rec.reader);
+    const out = new SampleBuffer();
+    const first = rec.reader.entities.capacity;
+    let f = 0;
+    const frame = (ids: number[]): void => {
+      rec.beginFrame(f, 1);
+      for (const id of ids) {
+        rec.entity(id, id, f, 0, 0, 0, 0, 1, 0);
+        if (id === ids[0]) rec.bones(id, 1, [0, 0, 0, 1], [f, 0, 0]); // every pair is decoded and matched
+      }
+      rec.endFrame();
+      f++;
+    };
+    frame([0, 1]);
+    frame([0, 1]);
+    s.sample(0.5, out); // the match table sized for the first capacity
+    for (let k = 0; rec.reader.entities.capacity < first * 4; k++) frame([100 + 2 * k, 101 + 2 * k]);
+    frame([100 + 2 * (f - 3), 101 + 2 * (f - 3), 7]);
+    const p = f - 1.5;
+    s.sample(p, out);
+    expect(rows(out)).toEqual(fresh(rec.reader, p));
+    expect(out.count).toBe(3);
+    expect(s.decodeCount).toBe(4);
+  });
 });

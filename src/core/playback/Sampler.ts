@@ -1,17 +1,9 @@
 import { H_BONE_WORDS, H_DISPLAY_WORDS } from '../format/layout';
-import { SLERP_SERIES_MIN_COS, slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
+import { slerpCoefficients, slerpWithCoefficients } from '../math/slerp';
 import { EntityBuffer, FrameHeader } from '../read/buffers';
 import type { FrameReader } from '../read/FrameReader';
-import {
-  BLEND_T,
-  blendBones,
-  copyEntity,
-  copyFrame,
-  SLERP_SHORT_MIN_COS,
-  sampleDisplay,
-  seriesCoef,
-  writeLayout,
-} from './sampleRows';
+import { blendLimit, blendRows } from './blendRows';
+import { BLEND_T, copyFrame, sampleDisplay, seriesCoef, writeLayout } from './sampleRows';
 import type { SampleBuffer } from './SampleBuffer';
 import { seekRows, seekThreshold } from './seekRows';
 import type { TimeControl } from './TimeControl';
@@ -34,13 +26,14 @@ export const DEFAULT_SAMPLER_OPTIONS: Readonly<SamplerOptions> = Object.freeze({
   teleportThreshold: Number.POSITIVE_INFINITY,
 });
 
-/** A decoded frame kept for reuse, with what identifies its content in the ring. */
+/** The least int32 (`1 << 31`). */
+const INT32_MIN = 1 << 31;
+
+/** A decoded frame kept for reuse, with what identifies its content in the ring; empty while `time` is NaN. */
 class FrameSlot {
-  public frame = -1;
-  public offset = -1;
+  public frame = 0;
+  public offset = 0;
   public time = Number.NaN;
-  /** Bumped at every decode, so a match computed against an older content is recognised. */
-  public stamp = 0;
   public readonly entities = new EntityBuffer();
   public readonly header = new FrameHeader();
 }
@@ -58,11 +51,11 @@ class FrameSlot {
  * Nothing is allocated per call in steady state (arrays grow when a sample is larger than any
  * before).
  *
- * Size: over 450 lines, kept in one class: finding, decoding, matching and blending share the two
- * cached frames and the match (their stamps and versions), a seek keeps its table of lives between
- * calls, and the entity blend loop is inlined by hand, so it makes no call that passes a double per
- * entity. What needs none of that state is in `sampleRows.ts`: the layout rows of a match, the
- * whole-frame copy, the per-row copies and the bone blends.
+ * Size: just over 450 lines, kept in one class: finding, decoding and matching share the two cached
+ * frames and the match, and a seek keeps its table of lives between calls. What needs none of that
+ * state is elsewhere: the entity blend loop in `blendRows.ts` (inlined by hand, no call passing a
+ * double per entity); in `sampleRows.ts` the layout rows of a match, the whole-frame copy, the
+ * per-row copies and the bone blends.
  *
  * @example
  * const sampler = new Sampler(recorder.reader, { teleportThreshold: 200 });
@@ -79,10 +72,9 @@ export class Sampler {
   private readonly slot1 = new FrameSlot();
   private recent: FrameSlot = this.slot1;
   // The current match: rows of the output and where each comes from in A and in B (-1: absent).
+  // Null once either slot is decoded again (`decode`) or dropped (`invalidate`).
   private matchA: FrameSlot | null = null;
   private matchB: FrameSlot | null = null;
-  private matchStampA = -1;
-  private matchStampB = -1;
   private matchVersion = 0;
   private rows = 0;
   private fromA = new Int32Array(0);
@@ -105,10 +97,10 @@ export class Sampler {
   private lives = new Int32Array(0);
   private livesGen = 0;
   private decodes = 0;
-  /** The pair of the last sample taken from the ring's words (`sampleFromRing`), by frame A's content. */
-  private ringFrame = -1;
-  private ringAtA = -1;
-  private ringAtB = -1;
+  /** The last pair sampled from the ring's words (`sampleFromRing`), by A's content; none while `ringTime` is NaN. */
+  private ringFrame = 0;
+  private ringAtA = 0;
+  private ringAtB = 0;
   private ringTime = Number.NaN;
   private readonly ringHeaderA = new FrameHeader();
   private readonly ringHeaderB = new FrameHeader();
@@ -166,12 +158,7 @@ export class Sampler {
   private run(out: SampleBuffer): boolean {
     const position = this.request[0];
     const r = this.reader;
-    if (r.frameCount === 0 || Number.isNaN(position)) {
-      out.count = 0;
-      out.hasCamera = false;
-      out.invalidateLayout();
-      return false;
-    }
+    if (r.frameCount === 0 || Number.isNaN(position)) return this.fail(out);
     // int32 frame numbers (`| 0`), so that no double is boxed here whether or not V8 inlines the
     // getters and the calls that take `fa` and `fb`.
     const oldest = r.oldestFrame | 0;
@@ -198,14 +185,17 @@ export class Sampler {
 
     // Find the two frames among the cached ones; decode what is missing into a slot the pair does not use.
     let sa = this.find(fa);
-    let sb = fb === fa ? sa : this.find(fb);
-    if (sa === null && sb === null && fb !== fa) {
-      // A seek: neither frame is cached. Blend straight from the ring (see `seekRows`), unless the
-      // previous sample already did so at this pair: then the pair is being scrubbed, and is decoded.
-      out.position = p;
-      out.t = t;
-      seriesCoef[BLEND_T] = t;
-      if (this.sampleFromRing(fa, fb, out)) return true;
+    let sb = sa;
+    if (fb !== fa) {
+      sb = this.find(fb);
+      if (sa === null && sb === null) {
+        // A seek: neither frame is cached. Blend straight from the ring (see `seekRows`), unless the
+        // previous sample already did so at this pair: then the pair is being scrubbed, and is decoded.
+        out.position = p;
+        out.t = t;
+        seriesCoef[BLEND_T] = t;
+        if (this.sampleFromRing(fa, fb, out)) return true;
+      }
     }
     if (sa === null) {
       sa =
@@ -226,14 +216,14 @@ export class Sampler {
     }
     this.recent = sb;
 
-    if (sa !== this.matchA || sb !== this.matchB || sa.stamp !== this.matchStampA || sb.stamp !== this.matchStampB) {
-      this.match(sa, sb);
-    }
+    // A slot decoded since the match cleared it (`decode`), so the same two slots are the same match.
+    if (sa !== this.matchA || sb !== this.matchB) this.match(sa, sb);
     const n = this.rows;
     out.ensure(n);
     out.count = n;
+    const single = sa === sb;
     if (!out.claimLayout(this, this.matchVersion))
-      writeLayout(sa.entities, sb.entities, sa === sb, this.fromA, this.fromB, n, this.reader.entities, out);
+      writeLayout(sa.entities, sb.entities, single, this.fromA, this.fromB, n, this.reader.entities, out);
 
     const ha = sa.header;
     const hb = sb.header;
@@ -245,13 +235,15 @@ export class Sampler {
     out.time = ha.time + (hb.time - ha.time) * t;
     out.overBudget = nearB ? hb.overBudget : ha.overBudget;
     seriesCoef[BLEND_T] = t;
-    if (sa !== sb) slerpCoefficients(seriesCoef);
+    if (single) {
+      copyFrame(sa.entities, out);
+    } else {
+      blendLimit[0] = this.threshold * this.threshold;
+      blendRows(sa.entities, sb.entities, this.fromA, this.fromB, n, out);
+    }
     this.blendCamera(ha, hb, out);
-
-    if (sa === sb) copyFrame(sa.entities, out);
-    else this.blend(sa.entities, sb.entities, out);
     if (sa.entities.hasDisplay || sb.entities.hasDisplay) {
-      sampleDisplay(sa.entities, sb.entities, this.fromA, sa === sb ? null : this.fromB, n, out);
+      sampleDisplay(sa.entities, sb.entities, this.fromA, single ? null : this.fromB, n, out);
     } else {
       out.hasDisplay = false;
     }
@@ -266,16 +258,18 @@ export class Sampler {
   private sampleFromRing(fa: number, fb: number, out: SampleBuffer): boolean {
     const r = this.reader;
     const u = r.ring.u32;
+    // `run` clamped both frames between the oldest and the newest, and the ring holds every frame
+    // between them: neither offset is -1, and neither header read fails.
     const atA = r.offsetOf(fa);
     const atB = r.offsetOf(fb);
-    if (atA < 0 || atB < 0) return false;
     if (u[atA + H_BONE_WORDS] !== 0 || u[atB + H_BONE_WORDS] !== 0) return false;
     if (u[atA + H_DISPLAY_WORDS] !== 0 || u[atB + H_DISPLAY_WORDS] !== 0) return false;
     const ha = this.ringHeaderA;
     const hb = this.ringHeaderB;
-    if (!r.readHeader(fa, ha) || !r.readHeader(fb, hb)) return false;
+    r.readHeader(fa, ha);
+    r.readHeader(fb, hb);
     if (fa === this.ringFrame && atA === this.ringAtA && atB === this.ringAtB && ha.time === this.ringTime) {
-      this.ringFrame = -1;
+      this.ringTime = Number.NaN;
       return false;
     }
     const cap = r.entities.capacity;
@@ -284,7 +278,7 @@ export class Sampler {
       this.forgetLives();
     }
     if (this.livesGen >= 0x7ffffff0) {
-      for (let h = 0; h < this.lives.length; h += 4) this.lives[h] = 0;
+      this.forgetLives();
       this.livesGen = 0;
     }
     const g = ++this.livesGen;
@@ -312,20 +306,20 @@ export class Sampler {
 
   /** Drops the cached frames and match (needed only if the ring was refilled with reused frame numbers). */
   public invalidate(): void {
-    this.ringFrame = -1;
+    this.ringTime = Number.NaN;
     this.forgetLives();
-    this.slot0.frame = -1;
-    this.slot1.frame = -1;
-    this.slot0.stamp++;
-    this.slot1.stamp++;
+    this.slot0.time = Number.NaN;
+    this.slot1.time = Number.NaN;
     this.matchA = null;
     this.matchB = null;
   }
 
-  /** Forgets the lives kept in the seek's table (their spawn frames below any frame number). */
+  /**
+   * Forgets the lives kept in the seek's table: every word the int32 minimum, so spawn frames lie
+   * below any frame number (each life is read again) and stamps below any generation (1 and up).
+   */
   private forgetLives(): void {
-    const lives = this.lives;
-    for (let h = 3; h < lives.length; h += 4) lives[h] = -0x80000000;
+    this.lives.fill(INT32_MIN);
   }
 
   /** Frames decoded since construction (diagnostics: shows the neighbour cache at work). */
@@ -344,9 +338,12 @@ export class Sampler {
     const r = this.reader;
     const s0 = this.slot0;
     const s1 = this.slot1;
+    // `run` asks only for frames between the oldest and the newest, all held: `at` is never -1 and
+    // `timingInto` never fails (a slot's offset is never -1 with its frame number, so a frame not
+    // held would not match either). The time comes through `timingInto` (a call returning a double
+    // could box it when not inlined).
     const at = r.offsetOf(frame);
-    // The time comes through `timingInto` (a call returning a double could box it when not inlined).
-    if (at < 0 || !r.timingInto(frame, this.timing, 0)) return null;
+    r.timingInto(frame, this.timing, 0);
     const time = this.timing[0];
     if (s0.frame === frame && at === s0.offset && time === s0.time) return s0;
     if (s1.frame === frame && at === s1.offset && time === s1.time) return s1;
@@ -355,8 +352,8 @@ export class Sampler {
 
   private decode(slot: FrameSlot, frame: number): boolean {
     const r = this.reader;
-    slot.stamp++;
-    slot.frame = -1;
+    slot.time = Number.NaN;
+    this.matchA = null;
     this.decodes++;
     if (!r.readHeader(frame, slot.header) || !r.readEntities(frame, slot.entities, true)) return false;
     slot.frame = frame;
@@ -370,7 +367,8 @@ export class Sampler {
     const a = sa.entities;
     const b = sb.entities;
     const na = a.count;
-    const nb = sa === sb ? 0 : b.count;
+    // One frame (sa === sb) needs na rows only; the arrays are sized for two all the same.
+    const nb = b.count;
     const max = na + nb;
     if (this.fromA.length < max) {
       const cap = Math.max(max, this.fromA.length * 2, 64);
@@ -387,14 +385,13 @@ export class Sampler {
       }
       k = na;
     } else {
-      this.ensureTable(a, b);
+      this.ensureTable(b);
       if (this.gen >= 0x7ffffff0) {
         this.table.fill(0);
         this.gen = 0;
       }
-      // gen marks "in B, not yet matched"; gen + 1 marks "in B, matched".
-      const g = this.gen + 2;
-      this.gen = g;
+      // g marks "in B, not yet matched"; 0 (never a generation) "matched", or not in B.
+      const g = ++this.gen;
       const table = this.table;
       const hb = b.handles;
       const ha = a.handles;
@@ -408,7 +405,7 @@ export class Sampler {
         fromA[k] = i;
         if (table[h2] === g) {
           fromB[k] = table[h2 + 1];
-          table[h2] = g + 1;
+          table[h2] = 0;
         } else {
           fromB[k] = -1;
         }
@@ -425,153 +422,18 @@ export class Sampler {
     this.rows = k;
     this.matchA = sa;
     this.matchB = sb;
-    this.matchStampA = sa.stamp;
-    this.matchStampB = sb.stamp;
     this.matchVersion++;
   }
 
-  private ensureTable(a: EntityBuffer, b: EntityBuffer): void {
+  private ensureTable(b: EntityBuffer): void {
     let need = this.reader.entities.capacity;
-    // Handles come from the entity table, but a foreign reader could hold larger ones: never index out of range.
-    for (let i = 0; i < a.count; i++) if (a.handles[i] >= need) need = a.handles[i] + 1;
+    // Handles come from the entity table, but a foreign reader could hold larger ones: every handle of
+    // B must index the table. A's need not: a handle of A past its end reads undefined, "not in B".
     for (let i = 0; i < b.count; i++) if (b.handles[i] >= need) need = b.handles[i] + 1;
     if (need * 2 <= this.table.length) return;
     const cap = Math.max(need, this.table.length);
     this.table = new Int32Array(cap * 2);
     this.gen = 0;
-  }
-
-  private blend(a: EntityBuffer, b: EntityBuffer, out: SampleBuffer): void {
-    const c = seriesCoef;
-    const t = c[BLEND_T];
-    const n = this.rows;
-    const fromA = this.fromA;
-    const fromB = this.fromB;
-    const ap = a.positions;
-    const bp = b.positions;
-    const ar = a.rotations;
-    const br = b.rotations;
-    const af = a.flags;
-    const bf = b.flags;
-    const op = out.positions;
-    const or = out.rotations;
-    const of = out.flags;
-    const obs = out.boneStart;
-    const thr = this.threshold;
-    const thr2 = thr * thr;
-    const nearB = t >= 0.5;
-    const u = 1 - t;
-    const anyBones = a.boneTotal > 0 || b.boneTotal > 0;
-    // Slerp weights sin(tθ)/sin θ and sin((1-t)θ)/sin θ as series in (cos θ - 1), shared by every
-    // entity: the SLERP_SERIES_TERMS (10) coefficients of each, unrolled.
-    const t0 = c[0],
-      t1 = c[1],
-      t2 = c[2],
-      t3 = c[3],
-      t4 = c[4],
-      t5 = c[5],
-      t6 = c[6],
-      t7 = c[7],
-      t8 = c[8],
-      t9 = c[9];
-    const u0 = c[10],
-      u1 = c[11],
-      u2 = c[12],
-      u3 = c[13],
-      u4 = c[14],
-      u5 = c[15],
-      u6 = c[16],
-      u7 = c[17],
-      u8 = c[18],
-      u9 = c[19];
-    for (let k = 0; k < n; k++) {
-      const ia = fromA[k];
-      const ib = fromB[k];
-      const o3 = k * 3;
-      const o4 = k * 4;
-      if (ia >= 0 && ib >= 0) {
-        const pa = ia * 3;
-        const pb = ib * 3;
-        const ax = ap[pa],
-          ay = ap[pa + 1],
-          az = ap[pa + 2];
-        const dx = bp[pb] - ax,
-          dy = bp[pb + 1] - ay,
-          dz = bp[pb + 2] - az;
-        if (dx * dx + dy * dy + dz * dz > thr2) {
-          // Teleport: the nearer frame's transform, unblended.
-          if (nearB) copyEntity(b, ib, out, k);
-          else copyEntity(a, ia, out, k);
-          continue;
-        }
-        op[o3] = ax + dx * t;
-        op[o3 + 1] = ay + dy * t;
-        op[o3 + 2] = az + dz * t;
-        // Shortest-path slerp: `slerpWithCoefficients` (math/slerp.ts) inlined by hand, kept in the
-        // loop for speed (slerp.test.ts checks that the two agree), with two shortcuts: equal
-        // rotations are kept as they are, and a small angle (|cos| >= SLERP_SHORT_MIN_COS) evaluates
-        // the series' first 4 terms only. Series weights up to SLERP_SERIES_MIN_COS, trigonometry
-        // beyond. `seekRows` repeats these steps, so that a seek gives the same bits.
-        const qa = ia * 4;
-        const qb = ib * 4;
-        const x0 = ar[qa],
-          y0 = ar[qa + 1],
-          z0 = ar[qa + 2],
-          w0 = ar[qa + 3];
-        let x1 = br[qb],
-          y1 = br[qb + 1],
-          z1 = br[qb + 2],
-          w1 = br[qb + 3];
-        of[k] = nearB ? bf[ib] : af[ia];
-        if (anyBones && obs[k] >= 0) blendBones(a, ia, b, ib, out, k);
-        if (x0 === x1 && y0 === y1 && z0 === z1 && w0 === w1) {
-          // The same rotation in both frames (a still entity): kept as it is.
-          or[o4] = x0;
-          or[o4 + 1] = y0;
-          or[o4 + 2] = z0;
-          or[o4 + 3] = w0;
-          continue;
-        }
-        let cos = x0 * x1 + y0 * y1 + z0 * z1 + w0 * w1;
-        if (cos < 0) {
-          cos = -cos;
-          x1 = -x1;
-          y1 = -y1;
-          z1 = -z1;
-          w1 = -w1;
-        }
-        let s0: number;
-        let s1: number;
-        if (cos >= SLERP_SHORT_MIN_COS) {
-          // Rotations close together (nearly every frame step): the series' first 4 terms suffice.
-          const y = cos - 1;
-          const y2 = y * y;
-          s1 = t0 + t1 * y + (t2 + t3 * y) * y2;
-          s0 = u0 + u1 * y + (u2 + u3 * y) * y2;
-        } else if (cos >= SLERP_SERIES_MIN_COS) {
-          // Estrin's scheme: shorter dependency chains than Horner.
-          const y = cos - 1;
-          const y2 = y * y;
-          const y4 = y2 * y2;
-          s1 = t0 + t1 * y + (t2 + t3 * y) * y2 + (t4 + t5 * y + (t6 + t7 * y) * y2) * y4 + (t8 + t9 * y) * (y4 * y4);
-          s0 = u0 + u1 * y + (u2 + u3 * y) * y2 + (u4 + u5 * y + (u6 + u7 * y) * y2) * y4 + (u8 + u9 * y) * (y4 * y4);
-        } else {
-          const theta = Math.acos(cos > 1 ? 1 : cos);
-          const inv = 1 / Math.sin(theta);
-          s0 = Math.sin(u * theta) * inv;
-          s1 = Math.sin(t * theta) * inv;
-        }
-        // Exact slerp of unit quaternions is unit; the weights are exact to float32 precision, so no renormalisation.
-        or[o4] = s0 * x0 + s1 * x1;
-        or[o4 + 1] = s0 * y0 + s1 * y1;
-        or[o4 + 2] = s0 * z0 + s1 * z1;
-        or[o4 + 3] = s0 * w0 + s1 * w1;
-      } else if (ia >= 0) {
-        copyEntity(a, ia, out, k);
-      } else {
-        copyEntity(b, ib, out, k);
-      }
-    }
   }
 
   private blendCamera(ha: FrameHeader, hb: FrameHeader, out: SampleBuffer): void {

@@ -83,9 +83,9 @@ describe('Sampler, what a seek leaves in the buffer', () => {
   });
 
   it('a pair is read from the ring again once the sampler has left it, or after invalidate', () => {
-    // Sampler 278 (`this.ringFrame = -1` when a repeated pair is decoded: left out, or `-1 → +1`)
-    // and 315 (the same in `invalidate`): the sampler then took the pair (frame A = 1) for one
-    // being scrubbed and decoded it.
+    // Sampler: the last seek's pair forgotten when it is decoded, and in `invalidate` (once
+    // `ringFrame = -1`, now `ringTime = NaN`; left out, the sampler took the pair (frame A = 1)
+    // for one being scrubbed and decoded it).
     const rec = recording();
     const s = new Sampler(rec.reader);
     const first = new SampleBuffer();

@@ -50,34 +50,48 @@ describe('EntityResolver, mutation pass', () => {
     ]);
   });
 
+  it.each(BACKENDS)('queues more despawns than a frame holds entries (wasm %s)', (wasm) => {
+    // Kills the despawn queue's growth (`despawnCount === length` → `false`: a fifth despawn past the
+    // queue is lost, and the life then dies by absence, not ended; the copies of the queue dropped).
+    const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 4, wasm });
+    frame(r, 0, [1, 2, 3, 4]);
+    // Frame 1: 1, 2 and 3 recorded, then despawned (their last frame is 1), an unknown id, then 4,
+    // which this frame did not record (its last frame is 0).
+    frame(r, 1, [1, 2, 3, '-1', '-2', '-3', '-9', '-4']);
+    const t = r.entities;
+    const ended = [1, 2, 3, 4].map((id) => {
+      const h = handleOf(r, id, 0);
+      return [t.lastFrame(h), t.isEnded(h)];
+    });
+    expect(ended).toEqual([
+      [1, true],
+      [1, true],
+      [1, true],
+      [0, true],
+    ]);
+    frame(r, 2, [4, 3, 2, 1]);
+    expect(lives(r, 2)).toEqual(['4@2', '3@2', '2@2', '1@2']);
+    // A despawn at position 0 (before any entry of the frame) ends the life before its entry.
+    frame(r, 3, ['-4', 4, 3, 2, 1]);
+    expect(lives(r, 3)).toEqual(['4@3', '3@2', '2@2', '1@2']);
+    const old4 = handleOf(r, 4, 2);
+    expect([t.lastFrame(old4), t.isEnded(old4)]).toEqual([2, true]);
+  });
+
   it.each(BACKENDS)(
-    'fills the despawn queue to its capacity; one more despawn ends its life at once (wasm %s)',
+    'ends a life recorded before its despawn in this frame, after 20 other despawns (wasm %s)',
     (wasm) => {
-      // Kills despawn's `despawnCount < despawnIds.length` → `<=` (a fifth despawn past the queue is lost:
-      // the life then dies by absence, not ended) and `at >= 0` → `> 0`.
+      // Regression: with the queue full (as many despawns as entries per frame), a despawn ended its life
+      // at once, so the entry recorded before the call started a new life (1@1 instead of 1@0).
       const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 4, wasm });
       frame(r, 0, [1, 2, 3, 4]);
-      // Frame 1: 1, 2 and 3 recorded, then despawned (their last frame is 1), an unknown id, then 4,
-      // which this frame did not record (its last frame is 0).
-      frame(r, 1, [1, 2, 3, '-1', '-2', '-3', '-9', '-4']);
-      const t = r.entities;
-      const ended = [1, 2, 3, 4].map((id) => {
-        const h = handleOf(r, id, 0);
-        return [t.lastFrame(h), t.isEnded(h)];
-      });
-      expect(ended).toEqual([
-        [1, true],
-        [1, true],
-        [1, true],
-        [0, true],
-      ]);
-      frame(r, 2, [4, 3, 2, 1]);
-      expect(lives(r, 2)).toEqual(['4@2', '3@2', '2@2', '1@2']);
-      // A despawn at position 0 (before any entry of the frame) ends the life before its entry.
-      frame(r, 3, ['-4', 4, 3, 2, 1]);
-      expect(lives(r, 3)).toEqual(['4@3', '3@2', '2@2', '1@2']);
-      const old4 = handleOf(r, 4, 2);
-      expect([t.lastFrame(old4), t.isEnded(old4)]).toEqual([2, true]);
+      const others = Array.from({ length: 20 }, (_, k) => `-${100 + k}` as const);
+      frame(r, 1, [1, 2, 3, 4, ...others, '-1']);
+      expect(lives(r, 1)).toEqual(['1@0', '2@0', '3@0', '4@0']);
+      const h = handleOf(r, 1, 0);
+      expect([r.entities.lastFrame(h), r.entities.isEnded(h)]).toEqual([1, true]);
+      frame(r, 2, [1, 2]);
+      expect(lives(r, 2)).toEqual(['1@2', '2@0']);
     },
   );
 

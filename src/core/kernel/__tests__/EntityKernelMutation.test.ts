@@ -88,6 +88,12 @@ describe('EntityKernel, mutation pass', () => {
         0, 1, 2, 3, 4, 5, 6, 7,
       ]);
       expect(k.encodeRotations(0, end)).toBe(0);
+      // Run mkern's survivors 261:26 (`n < 0` → `false`) and 266:7 (`outByte < 0` → `<= 0`): n = -1 is
+      // refused, byte 0 (the staging columns themselves) is inside the buffer.
+      expect(() => k.packPositions(-1, k.extraOffset + 12)).toThrow(
+        'EntityKernel: n must be an integer in [0, 8], got -1',
+      );
+      expect(k.packPositions(0, 0)).toBe(0);
     }
   });
 
@@ -104,7 +110,10 @@ describe('EntityKernel, mutation pass', () => {
       }
       k.z[3] = Number.POSITIVE_INFINITY;
       const at = k.extraOffset + 20;
+      // Run mkern's survivor 246:21 (`i < n` → `<=` in the JavaScript pack): nothing past 3n words.
+      new Int32Array(k.buffer, at, 20).fill(0x5a5a5a5a);
       expect(k.packPositions(5, at)).toBe(1);
+      expect(Array.from(new Int32Array(k.buffer, at + 60, 3))).toEqual([0x5a5a5a5a, 0x5a5a5a5a, 0x5a5a5a5a]);
       const out = Array.from(new Float32Array(k.buffer, at, 15));
       expect(out).toEqual([0.5, 1, 0, 1.5, 0, 10, 2.5, -1, 20, 3.5, -2, Number.POSITIVE_INFINITY, 4.5, -3, 40]);
       expect(k.encodeRotations(5, at + 60)).toBe(0);
@@ -149,6 +158,9 @@ describe('EntityKernel, mutation pass', () => {
       }
       return k.fallbackReason;
     };
+    // Run mkern's survivor 140:9 (`typeof wa !== 'object'` → `false`): undefined has no `Module` to ask for.
+    vi.stubGlobal('WebAssembly', undefined);
+    expect(reasonOf()).toBe('WebAssembly is not available');
     vi.stubGlobal('WebAssembly', null);
     expect(reasonOf()).toBe('WebAssembly is not available');
     vi.stubGlobal('WebAssembly', 'wasm');
@@ -167,7 +179,7 @@ describe('EntityKernel, mutation pass', () => {
     );
     expect(reasonOf()).toBe('WebAssembly SIMD is not supported');
     let compiled = 0;
-    const counting = function Module(bytes: Uint8Array): WebAssembly.Module {
+    const counting = function Module(bytes: BufferSource): WebAssembly.Module {
       compiled++;
       return new real.Module(bytes);
     };

@@ -135,8 +135,9 @@ export class EntityResolver {
   private readonly header: Int32Array;
   private readonly headerByte: number;
   private prevCount = 0;
-  private readonly despawnIds: Int32Array;
-  private readonly despawnAt: Int32Array;
+  /** The despawns queued in the open frame (grown when a frame despawns more ids than its capacity). */
+  private despawnIds: Int32Array;
+  private despawnAt: Int32Array;
   private despawnCount = 0;
   /** What reading ahead (the despawned ids' slots) found: kept so that those reads stay. */
   public readAhead = 0;
@@ -233,16 +234,29 @@ export class EntityResolver {
 
   /**
    * Ends the life of `id` once the first `at` staged entries are resolved (so an entry staged before
-   * the call still continues it), or now when `at` < 0 or the queue is full.
+   * the call still continues it), or now when `at` < 0 (outside a frame). The queue grows when a
+   * frame despawns more ids than it holds entries (rare: ending such a life now would start a new
+   * life for an entry of it staged before the call).
    */
   public despawn(id: number, at: number): void {
-    if (at >= 0 && this.despawnCount < this.despawnIds.length) {
-      this.despawnIds[this.despawnCount] = id;
-      this.despawnAt[this.despawnCount] = at;
-      this.despawnCount++;
-    } else {
+    if (at < 0) {
       this.endLife(id, this.resolved + 1, 0);
+      return;
     }
+    if (this.despawnCount === this.despawnIds.length) this.growDespawns();
+    this.despawnIds[this.despawnCount] = id;
+    this.despawnAt[this.despawnCount] = at;
+    this.despawnCount++;
+  }
+
+  /** Doubles the despawn queue, keeping what it holds. */
+  private growDespawns(): void {
+    const ids = new Int32Array(2 * this.despawnIds.length);
+    const at = new Int32Array(ids.length);
+    ids.set(this.despawnIds);
+    at.set(this.despawnAt);
+    this.despawnIds = ids;
+    this.despawnAt = at;
   }
 
   /**

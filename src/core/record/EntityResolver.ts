@@ -139,6 +139,12 @@ export class EntityResolver {
   private despawnIds: Int32Array;
   private despawnAt: Int32Array;
   private despawnCount = 0;
+  /**
+   * The most despawns a frame queues: one per handle (more can only repeat an id or name none). A
+   * despawn past it ends its life at once, as outside a frame; so a game that calls `despawn` in a
+   * runaway loop costs bounded memory (two Int32Arrays of this length at the most).
+   */
+  private despawnLimit = MAX_HANDLES;
   /** What reading ahead (the despawned ids' slots) found: kept so that those reads stay. */
   public readAhead = 0;
   private readonly deaths: DeathQueue;
@@ -234,12 +240,13 @@ export class EntityResolver {
 
   /**
    * Ends the life of `id` once the first `at` staged entries are resolved (so an entry staged before
-   * the call still continues it), or now when `at` < 0 (outside a frame). The queue grows when a
-   * frame despawns more ids than it holds entries (rare: ending such a life now would start a new
-   * life for an entry of it staged before the call).
+   * the call still continues it), or now when `at` < 0 (outside a frame) or the frame has queued
+   * `despawnLimit` despawns already. The queue grows when a frame despawns more ids than it holds
+   * entries (rare: ending such a life now would start a new life for an entry of it staged before
+   * the call).
    */
   public despawn(id: number, at: number): void {
-    if (at < 0) {
+    if (at < 0 || this.despawnCount >= this.despawnLimit) {
       this.endLife(id, this.resolved + 1, 0);
       return;
     }
@@ -251,7 +258,9 @@ export class EntityResolver {
 
   /** Doubles the despawn queue, keeping what it holds. */
   private growDespawns(): void {
-    const ids = new Int32Array(2 * this.despawnIds.length);
+    const ids = new Int32Array(
+      Math.min(2 * this.despawnIds.length, Math.max(this.despawnLimit, this.despawnIds.length)),
+    );
     const at = new Int32Array(ids.length);
     ids.set(this.despawnIds);
     at.set(this.despawnAt);

@@ -580,7 +580,9 @@ export class Recorder {
   /**
    * Ends the life of `id`: an `entity(id)` recorded after this call (in this frame or later) is a
    * different unique id. Recorded in the same frame before the call, the entity's last frame is this one.
-   * An id that could never be recorded is ignored and counted in `stats.idsOutOfRange`.
+   * An id that could never be recorded is ignored and counted in `stats.idsOutOfRange`. A frame
+   * queues up to one despawn per entity handle (2^24); past that (a runaway loop of calls), a despawn
+   * ends its life at once, so an entry of it recorded earlier in the frame starts a new life.
    */
   public despawn(id: number): void {
     if (!(id >= 0 && id < this.options.maxEntityId && (id | 0) === id)) {

@@ -95,6 +95,23 @@ describe('EntityResolver, mutation pass', () => {
     },
   );
 
+  it.each(BACKENDS)('a runaway loop of despawns in one frame queues at most despawnLimit (wasm %s)', (wasm) => {
+    // The queue grows to the limit and no further (memory stays bounded however many calls a frame
+    // makes); past it a despawn ends its life at once, as outside a frame, so an entry of that life
+    // recorded before the call starts a new life (the documented fallback).
+    const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 4, wasm });
+    const resolver = (r as unknown as { resolver: EntityResolver }).resolver;
+    (resolver as unknown as { despawnLimit: number }).despawnLimit = 10;
+    frame(r, 0, [1, 2, 3, 4]);
+    const spam = Array.from({ length: 5000 }, (_, k) => `-${100 + (k % 7)}` as const);
+    frame(r, 1, [1, 2, 3, 4, '-2', ...spam, '-1']);
+    expect((resolver as unknown as { despawnIds: Int32Array }).despawnIds.length).toBe(10);
+    // 2's despawn was queued (its entry continues its life); 1's came past the limit.
+    expect(lives(r, 1)).toEqual(['1@1', '2@0', '3@0', '4@0']);
+    frame(r, 2, [2, 3]);
+    expect(lives(r, 2)).toEqual(['2@2', '3@0']);
+  });
+
   it('ends every open life at the last frame resolved when frames do not follow (called directly)', () => {
     // Kills resolve's `frame !== resolved + 1` → `false`, endAll's `taken[j] === 0` → `true`, `died(j,
     // resolved)`'s frame, `prevCount = 0`, `lives.clear()` and `taken.fill(0)` dropped, `j < prevCount` → `<=`.

@@ -148,8 +148,9 @@ export class EntityStage {
       QW = this.qw;
     const inIds = this.ids,
       inFlags = this.flags;
-    // Entries past the ids are not entities: a count beyond them is cut there.
-    const c = count > 0 ? (count < ids.length ? count : ids.length) : 0;
+    // Entries past the ids are not entities: a count beyond them is cut there; a fractional count is
+    // its whole part (as in `columns`).
+    const c = count > 0 ? (count < ids.length ? count | 0 : ids.length) : 0;
     let n = this.count;
     this.callStart = n;
     this.callCount = c;

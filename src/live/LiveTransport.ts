@@ -75,6 +75,9 @@ export function toBytes(data: unknown): Uint8Array | null {
   return null;
 }
 
+/** The error listener a closed socket keeps (see `WebSocketTransport.close`). */
+function ignoreError(): void {}
+
 /**
  * A WebSocket that reconnects with backoff: the game's link to the server, and the viewer's.
  *
@@ -124,7 +127,9 @@ export class WebSocketTransport implements LiveTransport {
     if (s !== null) {
       s.onclose = null;
       s.onmessage = null;
-      s.onerror = null;
+      // Not null: ws reports the close of a socket still connecting as an error on the next tick,
+      // which Node throws when nothing listens (the game would crash for closing its link early).
+      s.onerror = ignoreError;
       s.onopen = null;
       try {
         s.close(1000, 'closed');

@@ -7,7 +7,7 @@ import { Sampler } from '../Sampler';
 import { Presence, SampleBuffer } from '../SampleBuffer';
 import { rng } from '../../../../tests/helpers/random';
 import { axisAngle, qmul, randomQuat } from '../../../../tests/helpers/rotations';
-import { quietRecorder } from './helpers';
+import { quietRecorder, rowBits as rows } from './helpers';
 
 /**
  * A seek (neither neighbour frame cached: the rows come straight from the ring's words) on data
@@ -40,25 +40,6 @@ function slerp(a: ArrayLike<number>, b: ArrayLike<number>, t: number): number[] 
   const w0 = Math.sin((1 - t) * th) / Math.sin(th);
   const w1 = (Math.sin(t * th) / Math.sin(th)) * s;
   return [0, 1, 2, 3].map((k) => w0 * a[k] + w1 * b[k]);
-}
-
-/** Every field of the rows, floats by their bits. */
-function rows(out: SampleBuffer): unknown[] {
-  const bits = (a: Float32Array, from: number, n: number): number[] =>
-    Array.from(new Uint32Array(a.buffer, a.byteOffset + from * 4, n));
-  const r: unknown[] = [out.count, out.frameA, out.frameB, out.t];
-  for (let k = 0; k < out.count; k++) {
-    r.push([
-      out.handles[k],
-      out.ids[k],
-      out.spawnFrames[k],
-      out.presence[k],
-      out.flags[k],
-      bits(out.positions, k * 3, 3),
-      bits(out.rotations, k * 4, 4),
-    ]);
-  }
-  return r;
 }
 
 /** Two frames of `n` entities (ids 0..n-1, recorded in id order), positions from `pos`. */

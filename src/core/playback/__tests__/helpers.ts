@@ -3,6 +3,7 @@ import { FrameReader } from '../../read/FrameReader';
 import { Recorder } from '../../record/Recorder';
 import { FrameRing } from '../../store/FrameRing';
 import type { RecorderOptions } from '../../record/RecorderOptions';
+import type { SampleBuffer } from '../SampleBuffer';
 
 /** A quiet recorder for tests (warnings collected instead of printed). */
 export function quietRecorder(options: Partial<RecorderOptions> = {}): Recorder & { warnings: string[] } {
@@ -29,4 +30,27 @@ export function windowReader(rec: Recorder, from: number, to: number): FrameRead
     copy.commit(f, n);
   }
   return new FrameReader(copy, rec.entities, rec.channels, rec.eventKinds, rec.textures, rec.fieldSchemas);
+}
+
+/**
+ * Every field of a sample's rows, floats by their bits, for comparing two samples exactly (a seek's
+ * rows against the decoding path's).
+ */
+export function rowBits(out: SampleBuffer): unknown[] {
+  const bits = (a: Float32Array, from: number, n: number): number[] =>
+    Array.from(new Uint32Array(a.buffer, a.byteOffset + from * 4, n));
+  const r: unknown[] = [out.count, out.frameA, out.frameB, out.t];
+  for (let k = 0; k < out.count; k++) {
+    r.push([
+      out.handles[k],
+      out.ids[k],
+      out.spawnFrames[k],
+      out.presence[k],
+      out.flags[k],
+      out.boneStart[k],
+      bits(out.positions, k * 3, 3),
+      bits(out.rotations, k * 4, 4),
+    ]);
+  }
+  return r;
 }

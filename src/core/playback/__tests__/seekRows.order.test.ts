@@ -5,7 +5,7 @@ import type { Recorder } from '../../record/Recorder';
 import { Sampler } from '../Sampler';
 import { Presence, SampleBuffer } from '../SampleBuffer';
 import { axisAngle } from '../../../../tests/helpers/rotations';
-import { quietRecorder } from './helpers';
+import { quietRecorder, rowBits as rows } from './helpers';
 
 /**
  * A seek matches frame A's rows with frame B's by handle. These frames hold a few thousand rows, and
@@ -17,26 +17,6 @@ import { quietRecorder } from './helpers';
  */
 
 const N = 1500;
-
-/** Every field of the rows, floats by their bits. */
-function rows(out: SampleBuffer): unknown[] {
-  const bits = (a: Float32Array, from: number, n: number): number[] =>
-    Array.from(new Uint32Array(a.buffer, a.byteOffset + from * 4, n));
-  const r: unknown[] = [out.count, out.frameA, out.frameB, out.t];
-  for (let k = 0; k < out.count; k++) {
-    r.push([
-      out.handles[k],
-      out.ids[k],
-      out.spawnFrames[k],
-      out.presence[k],
-      out.flags[k],
-      out.boneStart[k],
-      bits(out.positions, k * 3, 3),
-      bits(out.rotations, k * 4, 4),
-    ]);
-  }
-  return r;
-}
 
 /**
  * Four frames of about `N` entities: even frames in id order, odd ones reversed; id % 7 === 3 absent

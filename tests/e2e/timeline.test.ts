@@ -164,27 +164,41 @@ test('T switches the onion skin of the selected entity on (the canvas changes) a
     o.setCameraMode('game');
   });
   await ticks(page(), 2);
-  // Select the entity that moved most around the viewed frame, so that its ghosts stand apart.
-  await page().evaluate(() => {
-    const o = (window as unknown as E2EWindow).__demo.overlay;
+  // Select the entity that moved most around the viewed frame, so that its ghosts stand apart, among
+  // those whose ghosts are on screen above the timeline (a ghost drawn off screen changes no pixel:
+  // CI once picked an entity walking out of view).
+  const picked = await page().evaluate(() => {
+    const d = (window as unknown as E2EWindow).__demo;
+    const o = d.overlay;
+    const world = d.view.world as unknown as { toGlobal(p: { x: number; y: number }): { x: number; y: number } };
     const s = o.sample;
     const f = Math.round(o.playback.time.position);
     const xy = new Float32Array(3);
     const xy2 = new Float32Array(3);
+    const w = o.app.screen.width;
+    const bottom = o.timeline.top;
+    const onScreen = (x: number, y: number): boolean => {
+      const p = world.toGlobal({ x, y });
+      return p.x > 20 && p.x < w - 20 && p.y > 20 && p.y < bottom - 20;
+    };
     let best = -1;
     let bestD = 0;
     for (let i = 0; i < s.count; i++) {
       const h = s.handles[i];
       if (o.playback.trail(h, f - 10, f - 10, xy) !== 1 || o.playback.trail(h, f + 10, f + 10, xy2) !== 1) continue;
-      const d = Math.hypot(xy[0] - xy2[0], xy[1] - xy2[1]);
-      if (d > bestD) {
-        bestD = d;
+      if (!onScreen(xy[0], xy[1]) || !onScreen(xy2[0], xy2[1])) continue;
+      const dist = Math.hypot(xy[0] - xy2[0], xy[1] - xy2[1]);
+      if (dist > bestD) {
+        bestD = dist;
         best = h;
       }
     }
     o.select(best);
     o.setCameraMode('game');
+    return { best, bestD };
   });
+  expect(picked.best, 'an entity that moved, on screen').toBeGreaterThanOrEqual(0);
+  expect(picked.bestD).toBeGreaterThan(1);
   await ticks(page(), 2);
   const off = await page().evaluate(() => (window as unknown as E2EWindow).__demo.canvasChecksum());
   await page().keyboard.press('t');

@@ -9,6 +9,7 @@ import {
   FIELD_VEC3 as FIELD_VEC3_,
 } from './fieldLayout';
 import { repairI32, repairU8 } from './fieldRepair';
+import { FieldRawPool } from './FieldRawPool';
 import type { FieldSchema } from './FieldSchema';
 
 // Local copies of the layout constants: hot loops then read plain locals, not module bindings
@@ -69,13 +70,14 @@ export class FieldRows {
     public readonly schema: FieldSchema,
     capacity: number,
     private readonly maxEntityId: number,
+    private readonly pool: FieldRawPool = FieldRows.NO_POOL,
   ) {
     this.types = schema.types;
     this.rows = new Int32Array(capacity);
     this.slots = schema.slots;
-    this.raw = new Float64Array(capacity * schema.slots);
+    this.raw = pool.take(capacity * schema.slots);
     this.isRaw = new Uint8Array(capacity);
-    this.rowBad = new Uint8Array(capacity);
+    this.rowBad = pool.takeBytes(capacity);
     this.f32 = [];
     this.i32 = [];
     this.u8 = [];
@@ -90,6 +92,8 @@ export class FieldRows {
   }
 
   private static readonly EMPTY_W = new Uint32Array(0);
+  /** Rows staged in arrays of their own (converted in JavaScript). */
+  private static readonly NO_POOL = new FieldRawPool();
 
   /** (Re)allocates column `f` for `cap` rows, keeping its values when `keep`, with its word view. */
   private makeColumn(f: number, cap: number, keep: boolean): void {
@@ -316,13 +320,13 @@ export class FieldRows {
     const r = new Int32Array(cap);
     r.set(this.rows);
     this.rows = r;
-    const raw = new Float64Array(cap * this.slots);
+    const raw = this.pool.take(cap * this.slots);
     raw.set(this.raw);
     this.raw = raw;
     const isRaw = new Uint8Array(cap);
     isRaw.set(this.isRaw);
     this.isRaw = isRaw;
-    const rowBad = new Uint8Array(cap);
+    const rowBad = this.pool.takeBytes(cap);
     rowBad.set(this.rowBad);
     this.rowBad = rowBad;
     for (let f = 0; f < this.types.length; f++) this.makeColumn(f, cap, true);

@@ -3,6 +3,7 @@ import type { EntityTable } from '../store/EntityTable';
 import type { WarnOnce } from '../validate/WarnOnce';
 import { FieldArea } from './FieldArea';
 import { FieldOrder } from './FieldOrder';
+import { FieldRawPool } from './FieldRawPool';
 import { type FieldTarget, writeBlock, writeRawBlock } from './fieldBlocks';
 import { blockWords } from './fieldLayout';
 import { invalidAt } from './fieldRepair';
@@ -72,6 +73,9 @@ export class FieldStage {
   /**
    * @param area Where columns calls stage their blocks in final layout (`FieldArea`); the recorder
    *   places it after its arena, in the same buffer. By default an area of its own.
+   * @param pool Where per-entity rows are staged (`FieldRawPool`): the recorder places it after the
+   *   area, in the same buffer, so that its entity kernel converts them into the frame. By default
+   *   rows are staged in arrays of their own and converted in JavaScript.
    */
   public constructor(
     private readonly capacity: number,
@@ -79,6 +83,7 @@ export class FieldStage {
     private readonly stats: FieldStats,
     private readonly warnOnce: WarnOnce,
     private readonly area: FieldArea = new FieldArea(),
+    private readonly pool: FieldRawPool = new FieldRawPool(),
   ) {
     this.entityRow = new Int32Array(capacity).fill(-1);
     this.entitySchema = new Int32Array(capacity);
@@ -446,7 +451,7 @@ export class FieldStage {
         if (k === 0) continue;
       }
       if (raw) {
-        const bad = writeRawBlock(target, w, rows, k, listed, keys, first, this.maxEntityId);
+        const bad = writeRawBlock(target, w, rows, k, listed, keys, first, this.maxEntityId, this.pool);
         if (bad > 0) {
           this.invalid(bad);
           this.flagRepaired(target.u32, entityBase, rows, keptIndex);
@@ -511,7 +516,7 @@ export class FieldStage {
     if (first < 0) return -1;
     const words = blockWords(rows.schema.types, c, false);
     if (words > room) return -1;
-    const bad = writeRawBlock(target, w, rows, c, false, null, first, this.maxEntityId);
+    const bad = writeRawBlock(target, w, rows, c, false, null, first, this.maxEntityId, this.pool);
     if (bad > 0) {
       this.invalid(bad);
       // Rare: the rows' entities written out for `flagRepaired`.
@@ -542,7 +547,7 @@ export class FieldStage {
   private rowsOf(schema: FieldSchema): FieldRows {
     let rows = this.bySchema[schema.index];
     if (rows === undefined || rows.schema !== schema) {
-      rows = new FieldRows(schema, 64, this.maxEntityId);
+      rows = new FieldRows(schema, 64, this.maxEntityId, this.pool);
       this.bySchema[schema.index] = rows;
     }
     return rows;

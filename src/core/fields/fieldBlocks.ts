@@ -12,6 +12,7 @@ import {
   FIELD_VEC3 as FIELD_VEC3_,
   MAX_FIELDS_PER_KIND,
 } from './fieldLayout';
+import type { FieldConvertFn, FieldRawPool } from './FieldRawPool';
 import { repairI32, repairU8 } from './fieldRepair';
 import type { FieldRows } from './FieldRows';
 
@@ -229,6 +230,7 @@ export function writeRawBlock(
   keys: Float64Array | null,
   first: number,
   maxId: number,
+  pool: FieldRawPool | null = null,
 ): number {
   const { u32, f32, u8 } = t;
   w = writeHeader(u32, w, rows, k, listed, keys, first);
@@ -247,6 +249,7 @@ export function writeRawBlock(
   const slots = rows.schema.slots;
   const names = rows.schema.enumNames.length;
   const raw = rows.raw;
+  if (pool?.converts(raw, rows.rowBad, t.buffer)) return convertRawBlock(t, rows, k, maxId, pool);
   let bad = 0;
   const rowBad = rows.rowBad;
   for (let q0 = 0; q0 < k; q0 += TILE) {
@@ -368,6 +371,41 @@ export function writeRawBlock(
         }
       }
     }
+  }
+  return bad;
+}
+
+/**
+ * `writeRawBlock` through the entity kernel (`pool.convert`, WebAssembly SIMD, four rows a step):
+ * the rows and their `rowBad` marks staged in the recorder's buffer (`FieldRawPool`), the block in
+ * the frame, one call per column (three for a vec3), which converts, repairs as the JavaScript path
+ * does and marks the repaired rows. Returns the values repaired. The columns start at `columnAt`.
+ */
+function convertRawBlock(t: FieldTarget, rows: FieldRows, k: number, maxId: number, pool: FieldRawPool): number {
+  const convert = pool.convert as FieldConvertFn;
+  const schema = rows.schema;
+  const types = schema.types;
+  const slotOf = schema.slotOf;
+  const stride = schema.slots * 8;
+  const src = rows.raw.byteOffset;
+  const marks = rows.rowBad.byteOffset;
+  const dst = t.byteOffset;
+  const enumHi = schema.enumNames.length - 1;
+  let bad = 0;
+  for (let f = 0; f < types.length; f++) {
+    const type = types[f];
+    const c = dst + columnAt[f] * 4;
+    const p = src + slotOf[f] * 8;
+    if (type === FIELD_VEC3) {
+      bad +=
+        convert(FIELD_F32, p, stride, k, c, 0, 0, marks) +
+        convert(FIELD_F32, p + 8, stride, k, c + k * 4, 0, 0, marks) +
+        convert(FIELD_F32, p + 16, stride, k, c + k * 8, 0, 0, marks);
+    } else if (type === FIELD_I32) bad += convert(type, p, stride, k, c, -2147483648, 2147483647, marks);
+    else if (type === FIELD_ENTITY) bad += convert(type, p, stride, k, c, -1, maxId - 1, marks);
+    else if (type === FIELD_U8) bad += convert(type, p, stride, k, c, 0, 255, marks);
+    else if (type === FIELD_ENUM) bad += convert(type, p, stride, k, c, 0, enumHi, marks);
+    else bad += convert(type, p, stride, k, c, 0, 0, marks);
   }
   return bad;
 }

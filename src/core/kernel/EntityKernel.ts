@@ -27,6 +27,23 @@ type KernelFn = (columns: number, stride: number, n: number, out: number) => num
  */
 export type MatchFn = (i: number, end: number, dropped: number, outByte: number, headerByte: number) => number;
 
+/**
+ * The conversion of one field of the recorder's staged rows of custom fields into a frame's field
+ * block, four rows a step, repairing invalid values: `(type, src, stride, n, dst, lo, hi, marks) →
+ * values repaired` (see `field` in entityKernel.wat; the JavaScript reference is `writeRawBlock` in
+ * src/core/fields/fieldBlocks.ts).
+ */
+export type FieldFn = (
+  type: number,
+  src: number,
+  stride: number,
+  n: number,
+  dst: number,
+  lo: number,
+  hi: number,
+  marks: number,
+) => number;
+
 const WASM_PAGE = 65536;
 /** Exponent bits of a float32: all ones for NaN and ±Infinity. */
 const EXPONENT = 0x7f800000;
@@ -101,6 +118,11 @@ export class EntityKernel {
    * backend (the recorder then applies the same rules in JavaScript).
    */
   public readonly match: MatchFn | null;
+  /**
+   * The conversion of custom fields' staged rows into a frame (see `FieldFn`), or null with the
+   * JavaScript backend (the recorder then converts in JavaScript, to the same bytes).
+   */
+  public readonly field: FieldFn | null;
   private readonly encodeFn: KernelFn | null;
   private readonly packFn: KernelFn | null;
 
@@ -131,6 +153,7 @@ export class EntityKernel {
     let encodeFn: KernelFn | null = null;
     let packFn: KernelFn | null = null;
     let matchFn: MatchFn | null = null;
+    let fieldFn: FieldFn | null = null;
     let reason: string | undefined;
     if (!wasm) {
       reason = 'the WebAssembly kernel is disabled (option wasm: false)';
@@ -170,6 +193,7 @@ export class EntityKernel {
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
               matchFn = typeof exports.match === 'function' ? (exports.match as MatchFn) : null;
+              fieldFn = typeof exports.field === 'function' ? (exports.field as FieldFn) : null;
               buffer = memory.buffer;
             } catch (e) {
               reason = `WebAssembly instantiation failed (${describe(e)})`;
@@ -182,6 +206,7 @@ export class EntityKernel {
       encodeFn = null;
       packFn = null;
       matchFn = null;
+      fieldFn = null;
       // Throws RangeError when even a plain buffer of this size cannot be allocated.
       buffer = new ArrayBuffer(totalBytes);
     }
@@ -190,6 +215,7 @@ export class EntityKernel {
     this.encodeFn = encodeFn;
     this.packFn = packFn;
     this.match = matchFn;
+    this.field = fieldFn;
     this.backend = encodeFn === null ? 'js' : 'wasm-simd';
     this.fallbackReason = reason;
     this.words = new Int32Array(buffer, 0, this.byteLength >>> 2);

@@ -25,6 +25,7 @@ import type { EntityColumns } from './EntityColumns';
 import type { FieldSchema } from '../fields/FieldSchema';
 import { FieldSchemas, type FieldSpec } from '../fields/FieldSchemas';
 import { FieldArea } from '../fields/FieldArea';
+import { FieldRawPool } from '../fields/FieldRawPool';
 import { FieldStage } from '../fields/FieldStage';
 
 const SANITIZED = EntityFlags.SANITIZED;
@@ -117,7 +118,10 @@ export class Recorder {
     const block = EntityResolver.layout(o.maxEntitiesPerFrame);
     // After the arena: the field area, where columns calls stage blocks that endFrame moves in one copy.
     const fieldAreaBytes = FieldStage.areaBytes(o.fieldBudgetBytes);
-    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, block.bytes + arenaBytes + fieldAreaBytes, {
+    // Then the staging of per-entity field rows, which the kernel converts into the frame.
+    const fieldRawBytes = FieldRawPool.bytesFor(o.fieldBudgetBytes);
+    const extraBytes = block.bytes + arenaBytes + fieldAreaBytes + fieldRawBytes;
+    this.kernel = new EntityKernel(o.maxEntitiesPerFrame, extraBytes, {
       wasm: o.wasm,
     });
     const blockByte = this.kernel.extraOffset;
@@ -173,6 +177,14 @@ export class Recorder {
         byteOffset: this.ring.byteOffset + this.ring.arenaWords * 4,
         bytes: fieldAreaBytes,
       }),
+      new FieldRawPool(
+        {
+          buffer: this.kernel.buffer,
+          byteOffset: this.ring.byteOffset + this.ring.arenaWords * 4 + fieldAreaBytes,
+          bytes: fieldRawBytes,
+        },
+        this.kernel.field,
+      ),
     );
     this.resolver = new EntityResolver({
       capacity: o.maxEntitiesPerFrame,

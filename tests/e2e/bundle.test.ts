@@ -33,7 +33,9 @@ const BUDGET_INITIAL = 60 * KB;
  */
 const BUDGET_INTEGRATION_TOTAL = 82 * KB;
 const BUDGET_WITH_INSPECTOR = 68 * KB;
-const BUDGET_FULL = 115 * KB;
+// 115 → 117 kB on 7 December 2026: the entity kernel's SIMD conversion of custom fields (+1 kB of
+// WebAssembly, +0.6 kB gzipped) and its staging (+0.5 kB), for a per-entity fields call 22 % faster.
+const BUDGET_FULL = 117 * KB;
 
 const work = mkdtempSync(join(tmpdir(), 'rewindable-bundle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

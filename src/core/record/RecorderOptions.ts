@@ -32,7 +32,9 @@ export interface RecorderOptions {
   maxEventsPerFrame: number;
   /**
    * Bytes of custom field values (`Recorder.fields`) per frame; rows past it are dropped, counted
-   * in `stats.fieldRowsOverBudget`, and the frame is flagged `FRAME_FIELDS_OVER_BUDGET`.
+   * in `stats.fieldRowsOverBudget`, and the frame is flagged `FRAME_FIELDS_OVER_BUDGET`. The
+   * recorder's buffer also holds a field area of this size (at most 4 MB) and a staging of
+   * per-entity rows of four times it (at most 16 MB); pages never written take no memory.
    */
   fieldBudgetBytes: number;
   /** Whether bones are recorded at start; toggle with `recorder.bonesEnabled`. */

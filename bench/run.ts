@@ -12,13 +12,13 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { BenchContext, BenchFigures, BenchSection } from './lib/BenchSection';
 import { speedProbeMs, type ProbeReading } from './lib/speedProbe';
 import { fieldsSection } from './sections/fields';
 import { liveSection } from './sections/live';
 import { overlaySection } from './sections/overlay';
+import { repoRoot } from './lib/repoRoot';
 import { recordSection } from './sections/record';
 import { replaySection } from './sections/replay';
 import { sampleSection } from './sections/sample';
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     if (!SECTIONS.some((s) => s.name === name)) throw new Error(`unknown section ${name}`);
   }
   const gc = (globalThis as { gc?: () => void }).gc;
-  const outDir = join(dirname(fileURLToPath(import.meta.url)), 'out');
+  const outDir = join(repoRoot(), 'bench/out');
   mkdirSync(outDir, { recursive: true });
   const readings: ProbeReading[] = [];
   /** The fastest probe reading of the run so far (what `settle` waits for). */

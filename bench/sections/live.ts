@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { connectLive } from '../../src/live/connectLive';
 import { LiveSender } from '../../src/live/LiveSender';
@@ -9,6 +8,7 @@ import { LiveStore } from '../../src/live/LiveStore';
 import type { LiveTransport, WebSocketConstructor } from '../../src/live/LiveTransport';
 import { LiveViewer } from '../../src/live/LiveViewer';
 import type { BenchContext, BenchSection, SectionResult } from '../lib/BenchSection';
+import { repoRoot } from '../lib/repoRoot';
 import { median } from '../lib/stats';
 import { RewindablePeer } from '../peers/RewindablePeer';
 import { Workload } from '../Workload';
@@ -30,7 +30,7 @@ import { Workload } from '../Workload';
  */
 const ENTITIES = 1000;
 const WS = WebSocket as unknown as WebSocketConstructor;
-const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = repoRoot();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 class CopyTransport implements LiveTransport {
@@ -80,7 +80,7 @@ function sendCost(context: BenchContext, frames: number): { sendMs: number; reco
 }
 
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(HERE, '../lib/liveServerProcess.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/lib/liveServerProcess.ts')], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { OverlayBenchOptions, OverlayBenchResult, SeriesStats } from '../overlay/overlayBench';
 import type { InspectorBenchResult } from '../overlay/inspectorBench';
 import type { TimelineBenchResult } from '../overlay/timelineBench';
 import type { BenchContext, BenchFigures, BenchSection, SectionResult } from '../lib/BenchSection';
 import { fixed, formatTable, grouped, type Column } from '../lib/table';
+import { repoRoot } from '../lib/repoRoot';
 import { createOverlayBenchServer } from '../overlay/overlayServer';
 
 /**
@@ -17,8 +16,7 @@ import { createOverlayBenchServer } from '../overlay/overlayServer';
  * result. The server and the browser are closed before the section returns.
  */
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../..');
+const ROOT = repoRoot();
 /** Chromium used by the benchmark (as in vitest.config.ts). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS: readonly string[] = [

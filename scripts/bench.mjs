@@ -4,7 +4,7 @@
 // Running the TypeScript through tsx's module hooks instead makes Node detach an ArrayBuffer at
 // start-up, which invalidates V8's "array buffer detaching" protector for the whole process: from
 // then on every typed-array access in optimized code checks its buffer, and the recorder's
-// per-entity calls cost 1 to 4 ns more (docs/performance.md, "How it is measured"). The sources run
+// per-entity calls cost 1 to 3 ns more (docs/performance.md, "The bench ran under tsx"). The sources run
 // as they are with `node --expose-gc --import tsx bench/run.ts`.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

@@ -215,7 +215,7 @@ export class EntityResolver {
     this.keptIndex = new Int32Array(capacity);
     this.despawnIds = new Int32Array(capacity);
     this.despawnAt = new Int32Array(capacity);
-    this.deaths = new DeathQueue(context.table.capacity);
+    this.deaths = new DeathQueue(1024); // small and grown when full: see DeathQueue
     this.endedNow = new Int32Array(capacity);
     this.endedNowAt = new Int32Array(capacity);
     this.repair = new EntityRepair({

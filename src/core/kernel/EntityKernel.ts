@@ -1,5 +1,5 @@
 import { encodeQuatColumns } from '../math/quat';
-import { ENTITY_KERNEL_WASM } from './entityKernelWasm';
+import { ENTITY_KERNEL_WASM, FIELD_KERNEL_WASM } from './entityKernelWasm';
 
 /** Options of `EntityKernel`. */
 export interface EntityKernelOptions {
@@ -30,7 +30,7 @@ export type MatchFn = (i: number, end: number, dropped: number, outByte: number,
 /**
  * The conversion of one field of the recorder's staged rows of custom fields into a frame's field
  * block, four rows a step, repairing invalid values: `(type, src, stride, n, dst, lo, hi, marks) →
- * values repaired` (see `field` in entityKernel.wat; the JavaScript reference is `writeRawBlock` in
+ * values repaired` (see `field` in fieldKernel.wat; the JavaScript reference is `writeRawBlock` in
  * src/core/fields/fieldBlocks.ts).
  */
 export type FieldFn = (
@@ -50,8 +50,13 @@ const EXPONENT = 0x7f800000;
 /** Staging columns, in memory order. */
 const COLUMNS = 7;
 
-/** The compiled module, compiled once per process, and the `WebAssembly` namespace that compiled it. */
+/**
+ * The compiled modules (the entity kernel's and the field kernel's, two modules so that each stays
+ * under the 4 KB that browsers compile synchronously on the main thread), compiled once per
+ * process, and the `WebAssembly` namespace that compiled them.
+ */
 let cachedModule: WebAssembly.Module | undefined;
+let cachedFieldModule: WebAssembly.Module | undefined;
 let cachedFor: unknown;
 
 /**
@@ -173,6 +178,7 @@ export class EntityKernel {
         try {
           if (cachedModule === undefined || cachedFor !== wa) {
             cachedModule = new wa.Module(ENTITY_KERNEL_WASM);
+            cachedFieldModule = new wa.Module(FIELD_KERNEL_WASM);
             cachedFor = wa;
           }
           module = cachedModule;
@@ -193,7 +199,11 @@ export class EntityKernel {
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
               matchFn = typeof exports.match === 'function' ? (exports.match as MatchFn) : null;
-              fieldFn = typeof exports.field === 'function' ? (exports.field as FieldFn) : null;
+              const fieldExports =
+                cachedFieldModule === undefined
+                  ? undefined
+                  : new wa.Instance(cachedFieldModule, { env: { memory } }).exports;
+              fieldFn = typeof fieldExports?.field === 'function' ? (fieldExports.field as FieldFn) : null;
               buffer = memory.buffer;
             } catch (e) {
               reason = `WebAssembly instantiation failed (${describe(e)})`;
@@ -303,7 +313,7 @@ export class EntityKernel {
 /** `WebAssembly.validate` of the kernel: false when the engine lacks SIMD (or anything it uses). */
 function safeValidate(wa: typeof WebAssembly): boolean {
   try {
-    return wa.validate(ENTITY_KERNEL_WASM);
+    return wa.validate(ENTITY_KERNEL_WASM) && wa.validate(FIELD_KERNEL_WASM);
   } catch {
     return false;
   }

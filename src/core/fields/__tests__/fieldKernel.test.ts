@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Recorder } from '../../record/Recorder';
 
 /**
- * The entity kernel's conversion of per-entity field rows (`field` in entityKernel.wat, reached
+ * The field kernel's conversion of per-entity field rows (`field` in fieldKernel.wat, reached
  * through `FieldRawPool`) against the JavaScript conversion it replaces (`writeRawBlock`): two
  * recorders, one with the WebAssembly kernel and one without, given the same calls, must hold the
  * same bytes, word for word, and count the same repairs. The values are drawn from what each type

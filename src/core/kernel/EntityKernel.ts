@@ -175,6 +175,7 @@ export class EntityKernel {
         reason = 'WebAssembly SIMD is not supported';
       } else {
         let module: WebAssembly.Module | undefined;
+        let fieldModule: WebAssembly.Module | undefined;
         try {
           if (cachedModule === undefined || cachedFor !== wa) {
             cachedModule = new wa.Module(ENTITY_KERNEL_WASM);
@@ -182,10 +183,11 @@ export class EntityKernel {
             cachedFor = wa;
           }
           module = cachedModule;
+          fieldModule = cachedFieldModule;
         } catch (e) {
           reason = `WebAssembly compilation was refused or failed (${describe(e)})`;
         }
-        if (module !== undefined) {
+        if (module !== undefined && fieldModule !== undefined) {
           let memory: WebAssembly.Memory | undefined;
           try {
             const pages = Math.max(1, Math.ceil(totalBytes / WASM_PAGE));
@@ -199,11 +201,8 @@ export class EntityKernel {
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
               matchFn = typeof exports.match === 'function' ? (exports.match as MatchFn) : null;
-              const fieldExports =
-                cachedFieldModule === undefined
-                  ? undefined
-                  : new wa.Instance(cachedFieldModule, { env: { memory } }).exports;
-              fieldFn = typeof fieldExports?.field === 'function' ? (fieldExports.field as FieldFn) : null;
+              const fieldExports = new wa.Instance(fieldModule, { env: { memory } }).exports;
+              fieldFn = typeof fieldExports.field === 'function' ? (fieldExports.field as FieldFn) : null;
               buffer = memory.buffer;
             } catch (e) {
               reason = `WebAssembly instantiation failed (${describe(e)})`;

@@ -1,19 +1,4 @@
-/**
- * Converts one field of staged rows into a frame's field block, inside one buffer (the entity
- * kernel's `field`, see entityKernel.wat): `(type, srcByte, strideBytes, n, dstByte, lo, hi,
- * marksByte)` → values repaired. `type` is a `FIELD_*` code (a vec3 is three f32 calls); integers are
- * valid in `[lo, hi]`; the byte at `marksByte + row` is set to 1 for each row with a repaired value.
- */
-export type FieldConvertFn = (
-  type: number,
-  src: number,
-  stride: number,
-  n: number,
-  dst: number,
-  lo: number,
-  hi: number,
-  marks: number,
-) => number;
+import type { FieldFn } from '../kernel/EntityKernel';
 
 /** Where a `FieldRawPool` lives: `bytes` bytes at `byteOffset` (a multiple of 8) of `buffer`. */
 export interface FieldRawPoolStorage {
@@ -44,14 +29,14 @@ export interface FieldRawPoolStorage {
  */
 export class FieldRawPool {
   /** The kernel's conversion, or null (JavaScript backend, or no region). */
-  public readonly convert: FieldConvertFn | null;
+  public readonly convert: FieldFn | null;
   private readonly buffer: ArrayBufferLike | null;
   /** The next free byte of the region, and its end. */
   private next: number;
   private readonly end: number;
 
   /** Without `storage` or `convert`, every `take` is a `Float64Array` of its own. */
-  public constructor(storage?: FieldRawPoolStorage, convert: FieldConvertFn | null = null) {
+  public constructor(storage?: FieldRawPoolStorage, convert: FieldFn | null = null) {
     const usable = storage !== undefined && convert !== null;
     this.buffer = usable ? storage.buffer : null;
     this.convert = usable ? convert : null;

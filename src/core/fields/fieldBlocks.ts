@@ -12,7 +12,8 @@ import {
   FIELD_VEC3 as FIELD_VEC3_,
   MAX_FIELDS_PER_KIND,
 } from './fieldLayout';
-import type { FieldConvertFn, FieldRawPool } from './FieldRawPool';
+import type { FieldFn } from '../kernel/EntityKernel';
+import type { FieldRawPool } from './FieldRawPool';
 import { repairI32, repairU8 } from './fieldRepair';
 import type { FieldRows } from './FieldRows';
 
@@ -382,7 +383,7 @@ export function writeRawBlock(
  * does and marks the repaired rows. Returns the values repaired. The columns start at `columnAt`.
  */
 function convertRawBlock(t: FieldTarget, rows: FieldRows, k: number, maxId: number, pool: FieldRawPool): number {
-  const convert = pool.convert as FieldConvertFn;
+  const convert = pool.convert as FieldFn;
   const schema = rows.schema;
   const types = schema.types;
   const slotOf = schema.slotOf;

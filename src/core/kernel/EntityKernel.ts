@@ -31,7 +31,9 @@ export type MatchFn = (i: number, end: number, dropped: number, outByte: number,
  * The conversion of one field of the recorder's staged rows of custom fields into a frame's field
  * block, four rows a step, repairing invalid values: `(type, src, stride, n, dst, lo, hi, marks) →
  * values repaired` (see `field` in fieldKernel.wat; the JavaScript reference is `writeRawBlock` in
- * src/core/fields/fieldBlocks.ts).
+ * src/core/fields/fieldBlocks.ts). Addresses are byte offsets in the kernel's buffer; `type` is a
+ * `FIELD_*` code (a vec3 is three f32 calls); integers are valid in `[lo, hi]`; the byte at
+ * `marks + row` is set to 1 for each row with a repaired value. `FieldRawPool` holds it as `convert`.
  */
 export type FieldFn = (
   type: number,

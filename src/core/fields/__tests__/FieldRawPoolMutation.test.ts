@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type FieldConvertFn, FieldRawPool } from '../FieldRawPool';
+import type { FieldFn } from '../../kernel/EntityKernel';
+import { FieldRawPool } from '../FieldRawPool';
 
 /**
  * FieldRawPool called directly (run `fwriter`, seventh session: 41 of its 60 mutants survived the
@@ -11,7 +12,7 @@ import { type FieldConvertFn, FieldRawPool } from '../FieldRawPool';
  * the mutants it kills.
  */
 
-const convert: FieldConvertFn = () => 0;
+const convert: FieldFn = () => 0;
 
 /** A 256-byte buffer of 0xff, and a region of `bytes` bytes at byte 12 of it. */
 function region(bytes: number): { buffer: ArrayBuffer; pool: FieldRawPool } {

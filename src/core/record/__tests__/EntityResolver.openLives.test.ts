@@ -1,31 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { rng } from '../../../../tests/helpers/random';
 import { MAX_HANDLES } from '../../format/layout';
-import { EntityBuffer } from '../../read/buffers';
 import { OpenLives } from '../OpenLives';
 import type { Recorder } from '../Recorder';
-import { quiet } from './helpers';
-
-/**
- * What the hash of open lives (issue 17) can get wrong: entries matched to lives by id whatever
- * their order, ids reused within a frame, duplicates, the hash growing, shrinking and removing
- * lives, and ids anywhere in the id space. Each case runs on the WebAssembly kernel and on the
- * JavaScript path.
- */
-function lives(r: Recorder, f: number): string[] {
-  const e = new EntityBuffer();
-  r.reader.readEntities(f, e);
-  return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
-}
-
-function frame(r: Recorder, f: number, ops: Array<number | `-${number}`>): void {
-  r.beginFrame(f, 1 / 60);
-  for (const op of ops) {
-    if (typeof op === 'string') r.despawn(Number(op.slice(1)));
-    else r.entity(op, op, f, 0, 0, 0, 0, 1);
-  }
-  r.endFrame();
-}
+import { quiet, livesOf as lives, recordOps as frame } from './helpers';
 
 const BACKENDS = [
   { backend: 'wasm', wasm: true },

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EntityBuffer } from '../../read/buffers';
 import type { Recorder } from '../Recorder';
-import { quiet } from './helpers';
-
-/** The lives of frame `f`, as id@spawnFrame, in entry order. */
-function lives(r: Recorder, f: number): string[] {
-  const e = new EntityBuffer();
-  r.reader.readEntities(f, e);
-  return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
-}
+import { quiet, livesOf as lives } from './helpers';
 
 /** Counts the resolver's calls into the kernel's `match`. */
 function countMatchCalls(r: Recorder): { calls: number } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rng } from '../../../../tests/helpers/random';
 import { EntityBuffer } from '../../read/buffers';
 import type { Recorder } from '../Recorder';
-import { quiet } from './helpers';
+import { quiet, livesOf as lives } from './helpers';
 
 /**
  * The rules of lives, written the plain way: a map from id to its current life, entries and
@@ -44,12 +44,6 @@ class LivesModel {
     }
     return kept;
   }
-}
-
-function lives(r: Recorder, f: number): string[] {
-  const e = new EntityBuffer();
-  r.reader.readEntities(f, e);
-  return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
 }
 
 /** The lives the ring names whose last frame or end differ from the model's, as `id@spawn`. */

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EntityKernel } from '../../kernel/EntityKernel';
 import { EntityBuffer } from '../../read/buffers';
-import type { EntityResolver } from '../EntityResolver';
 import type { Recorder } from '../Recorder';
-import { quiet } from './helpers';
+import { quiet, livesOf as lives, handleOf, recordOps as frame, resolverOf, resolveDirect as direct } from './helpers';
 
 /**
  * EntityResolver, the survivors of run `ment2` (seventh session) that change what is stored: the
@@ -13,58 +11,9 @@ import { quiet } from './helpers';
  * an id out of range queued in a frame. Each case names the mutants it kills.
  */
 
-function lives(r: Recorder, f: number): string[] {
-  const e = new EntityBuffer();
-  r.reader.readEntities(f, e);
-  return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
-}
-
-function handleOf(r: Recorder, id: number, spawn: number): number {
-  const t = r.entities;
-  for (let h = 0; h < t.highWater; h++) if (t.used[h] === 1 && t.ids[h] === id && t.spawnFrames[h] === spawn) return h;
-  return -1;
-}
-
-/** A frame: each number an entity at (id, frame, 0), a `-id` a despawn, an `n id` a NaN position. */
-function frame(r: Recorder, f: number, ops: Array<number | `-${number}` | `n${number}`>): void {
-  r.beginFrame(f, 1 / 60);
-  for (const op of ops) {
-    if (typeof op === 'number') r.entity(op, op, f, 0, 0, 0, 0, 1);
-    else if (op[0] === '-') r.despawn(Number(op.slice(1)));
-    else r.entity(Number(op.slice(1)), Number.NaN, f, 0, 0, 0, 0, 1);
-  }
-  r.endFrame();
-}
-
-function resolverOf(r: Recorder): EntityResolver {
-  return (r as unknown as { resolver: EntityResolver }).resolver;
-}
-
 /** The arena's words, copied. */
 function arena(r: Recorder): Uint32Array {
   return Uint32Array.from((r as unknown as { ring: { u32: Uint32Array } }).ring.u32);
-}
-
-/** `resolve` called directly on staged entries (id, x = id), as the recorder's stage would stage them. */
-function direct(r: Recorder) {
-  const resolver = resolverOf(r);
-  const kernel = (r as unknown as { kernel: EntityKernel }).kernel;
-  return (f: number, ids: number[], despawns: Array<[number, number]> = []): number => {
-    resolver.begin();
-    ids.forEach((id, i) => {
-      resolver.ids[i] = id;
-      resolver.flags[i] = 0;
-      kernel.x[i] = id;
-      kernel.y[i] = 0;
-      kernel.z[i] = 0;
-      kernel.qx[i] = 0;
-      kernel.qy[i] = 0;
-      kernel.qz[i] = 0;
-      kernel.qw[i] = 1;
-    });
-    for (const [id, at] of despawns) resolver.despawn(id, at);
-    return resolver.resolve(f, ids.length, -1, false);
-  };
 }
 
 const BACKENDS = [true, false];

@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_HANDLES } from '../../format/layout';
-import type { EntityKernel } from '../../kernel/EntityKernel';
 import { EntityBuffer } from '../../read/buffers';
 import { EntityResolver } from '../EntityResolver';
-import type { Recorder } from '../Recorder';
-import { quiet, warningsOf } from './helpers';
+import { quiet, warningsOf, livesOf as lives, handleOf, recordOps as frame, resolveDirect } from './helpers';
 
 /**
  * EntityResolver at its edges (issue 20, sixth pass): the block's size, the despawn queue filled to
@@ -12,28 +10,6 @@ import { quiet, warningsOf } from './helpers';
  * recorder counts its frames), a frame cut to its header, the kept index after a frame with drops,
  * and the warnings' wording. Each case names the mutants it kills.
  */
-
-function lives(r: Recorder, f: number): string[] {
-  const e = new EntityBuffer();
-  r.reader.readEntities(f, e);
-  return Array.from(e.handles.subarray(0, e.count)).map((h) => `${r.entities.ids[h]}@${r.entities.spawnFrames[h]}`);
-}
-
-/** The handle of the life of `id` that began in `spawn`, or -1. */
-function handleOf(r: Recorder, id: number, spawn: number): number {
-  const t = r.entities;
-  for (let h = 0; h < t.highWater; h++) if (t.used[h] === 1 && t.ids[h] === id && t.spawnFrames[h] === spawn) return h;
-  return -1;
-}
-
-function frame(r: Recorder, f: number, ops: Array<number | `-${number}`>): void {
-  r.beginFrame(f, 1 / 60);
-  for (const op of ops) {
-    if (typeof op === 'string') r.despawn(Number(op.slice(1)));
-    else r.entity(op, op, f, 0, 0, 0, 0, 1);
-  }
-  r.endFrame();
-}
 
 const BACKENDS = [true, false];
 
@@ -117,23 +93,7 @@ describe('EntityResolver, mutation pass', () => {
     // resolved)`'s frame, `prevCount = 0`, `lives.clear()` and `taken.fill(0)` dropped, `j < prevCount` → `<=`.
     const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 16, wasm: false });
     const resolver = (r as unknown as { resolver: EntityResolver }).resolver;
-    const kernel = (r as unknown as { kernel: EntityKernel }).kernel;
-    const resolve = (f: number, ids: number[], despawns: Array<[number, number]> = []): number => {
-      resolver.begin();
-      ids.forEach((id, i) => {
-        resolver.ids[i] = id;
-        resolver.flags[i] = 0;
-        kernel.x[i] = id;
-        kernel.y[i] = 0;
-        kernel.z[i] = 0;
-        kernel.qx[i] = 0;
-        kernel.qy[i] = 0;
-        kernel.qz[i] = 0;
-        kernel.qw[i] = 1;
-      });
-      for (const [id, at] of despawns) resolver.despawn(id, at);
-      return resolver.resolve(f, ids.length, -1, false);
-    };
+    const resolve = resolveDirect(r);
     const t = r.entities;
     expect(resolve(0, [1, 2, 3])).toBe(3);
     expect(resolve(1, [1, 2, 3], [[2, 2]])).toBe(3);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Compiles the kernel's WebAssembly modules (text, SIMD) with the `wabt` devDependency:
- * src/core/kernel/entityKernel.wat (encode, pack, match) and src/core/kernel/fieldKernel.wat (field),
+ * src/core/kernel/entityKernel.wat (encode, pack, match, despawn) and src/core/kernel/fieldKernel.wat (field),
  * and writes their bytes as TypeScript `Uint8Array` literals to src/core/kernel/entityKernelWasm.ts,
  * so the library ships no .wasm file and needs no bundler plugin.
  *
@@ -23,7 +23,7 @@ const MODULES = [
   {
     wat: 'entityKernel.wat',
     name: 'ENTITY_KERNEL_WASM',
-    what: "The entity kernel's WebAssembly module (SIMD: encode, pack, match)",
+    what: "The entity kernel's WebAssembly module (SIMD: encode, pack, match, despawn)",
   },
   { wat: 'fieldKernel.wat', name: 'FIELD_KERNEL_WASM', what: "The field kernel's WebAssembly module (SIMD: field)" },
 ];

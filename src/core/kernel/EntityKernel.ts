@@ -28,6 +28,15 @@ type KernelFn = (columns: number, stride: number, n: number, out: number) => num
 export type MatchFn = (i: number, end: number, dropped: number, outByte: number, headerByte: number) => number;
 
 /**
+ * The despawns queued before a frame's first entry (`EntityResolver.resolve`) in WebAssembly:
+ * `(k, n, headerByte) → the first despawn not taken`. The ids are in the births list of the
+ * resolver's header at [k, n) (see `despawn` in entityKernel.wat). While an id has an open life,
+ * the life leaves the hash, its entry of the previous frame is marked despawned, and its handle
+ * replaces the id in the list; stops at an id with no open life or out of range.
+ */
+export type DespawnFn = (k: number, n: number, headerByte: number) => number;
+
+/**
  * The conversion of one field of the recorder's staged rows of custom fields into a frame's field
  * block, four rows a step, repairing invalid values: `(type, src, stride, n, dst, lo, hi, marks) →
  * values repaired` (see `field` in fieldKernel.wat; the JavaScript reference is `writeRawBlock` in
@@ -125,6 +134,8 @@ export class EntityKernel {
    * backend (the recorder then applies the same rules in JavaScript).
    */
   public readonly match: MatchFn | null;
+  /** The despawns queued before a frame's entries in WebAssembly (see `DespawnFn`), or null. */
+  public readonly despawn: DespawnFn | null;
   /**
    * The conversion of custom fields' staged rows into a frame (see `FieldFn`), or null with the
    * JavaScript backend (the recorder then converts in JavaScript, to the same bytes).
@@ -160,6 +171,7 @@ export class EntityKernel {
     let encodeFn: KernelFn | null = null;
     let packFn: KernelFn | null = null;
     let matchFn: MatchFn | null = null;
+    let despawnFn: DespawnFn | null = null;
     let fieldFn: FieldFn | null = null;
     let reason: string | undefined;
     if (!wasm) {
@@ -203,6 +215,7 @@ export class EntityKernel {
               encodeFn = exports.encode as KernelFn;
               packFn = exports.pack as KernelFn;
               matchFn = typeof exports.match === 'function' ? (exports.match as MatchFn) : null;
+              despawnFn = typeof exports.despawn === 'function' ? (exports.despawn as DespawnFn) : null;
               const fieldExports = new wa.Instance(fieldModule, { env: { memory } }).exports;
               fieldFn = typeof fieldExports.field === 'function' ? (fieldExports.field as FieldFn) : null;
               buffer = memory.buffer;
@@ -217,6 +230,7 @@ export class EntityKernel {
       encodeFn = null;
       packFn = null;
       matchFn = null;
+      despawnFn = null;
       fieldFn = null;
       // Throws RangeError when even a plain buffer of this size cannot be allocated.
       buffer = new ArrayBuffer(totalBytes);
@@ -226,6 +240,7 @@ export class EntityKernel {
     this.encodeFn = encodeFn;
     this.packFn = packFn;
     this.match = matchFn;
+    this.despawn = despawnFn;
     this.field = fieldFn;
     this.backend = encodeFn === null ? 'js' : 'wasm-simd';
     this.fallbackReason = reason;

@@ -471,4 +471,67 @@
     (i32.store offset=56 (local.get $hdr) (local.get $nb))
     (i32.store offset=60 (local.get $hdr) (local.get $touch))
     (local.get $i))
+
+  ;; despawn(k, n, header) -> the first entry not taken
+  ;; The despawns queued before the frame's first entry (EntityResolver.despawnQueued): the ids in
+  ;; the births list [k, n) (the list is free until `match` runs; header as for `match`). While the
+  ;; id is in [0, largest id + 1) and has an open life, that life leaves the hash (backward-shift
+  ;; deletion, as OpenLives.remove), its entry j of the previous frame is marked despawned
+  ;; (taken[j] = 2), and its handle prevHandles[j] replaces the id in the list. Stops at an id with no
+  ;; open life or out of range (for JavaScript: such a despawn may end a life that is not open).
+  (func (export "despawn") (param $k i32) (param $n i32) (param $hdr i32) (result i32)
+    (local $list i32) (local $slots i32) (local $mask i32) (local $shift i32) (local $max i32)
+    (local $ph i32) (local $taken i32) (local $id i32) (local $s i32) (local $a i32) (local $key i32)
+    (local $j i32) (local $hole i32) (local $t i32) (local $home i32)
+    (local.set $list (i32.load offset=24 (local.get $hdr)))
+    (local.set $slots (i32.load offset=28 (local.get $hdr)))
+    (local.set $mask (i32.load offset=32 (local.get $hdr)))
+    (local.set $shift (i32.load offset=36 (local.get $hdr)))
+    (local.set $max (i32.load offset=40 (local.get $hdr)))
+    (local.set $ph (i32.load offset=48 (local.get $hdr)))
+    (local.set $taken (i32.load offset=52 (local.get $hdr)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $k) (local.get $n)))
+        (local.set $id (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))))
+        (br_if $done (i32.ge_u (local.get $id) (local.get $max)))
+        ;; find the slot
+        (local.set $s (i32.shr_u (i32.mul (local.get $id) (i32.const 0x9e3779b1)) (local.get $shift)))
+        (loop $probe
+          (local.set $a (i32.add (local.get $slots) (i32.shl (local.get $s) (i32.const 3))))
+          (local.set $key (i32.load (local.get $a)))
+          (if (i32.ne (local.get $key) (local.get $id))
+            (then
+              (br_if $done (i32.eq (local.get $key) (i32.const -1)))
+              (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $mask)))
+              (br $probe))))
+        (local.set $j (i32.load offset=4 (local.get $a)))
+        ;; backward-shift deletion: an entry after the hole moves into it unless its home lies
+        ;; cyclically in (hole, t]
+        (local.set $hole (local.get $s))
+        (local.set $t (local.get $s))
+        (block $shifted
+          (loop $shift
+            (local.set $t (i32.and (i32.add (local.get $t) (i32.const 1)) (local.get $mask)))
+            (local.set $key (i32.load (i32.add (local.get $slots) (i32.shl (local.get $t) (i32.const 3)))))
+            (br_if $shifted (i32.eq (local.get $key) (i32.const -1)))
+            (local.set $home (i32.shr_u (i32.mul (local.get $key) (i32.const 0x9e3779b1)) (local.get $shift)))
+            (br_if $shift
+              (select
+                (i32.and (i32.lt_u (local.get $hole) (local.get $home)) (i32.le_u (local.get $home) (local.get $t)))
+                (i32.or (i32.lt_u (local.get $hole) (local.get $home)) (i32.le_u (local.get $home) (local.get $t)))
+                (i32.le_u (local.get $hole) (local.get $t))))
+            (local.set $a (i32.add (local.get $slots) (i32.shl (local.get $hole) (i32.const 3))))
+            (i32.store (local.get $a) (local.get $key))
+            (i32.store offset=4 (local.get $a)
+              (i32.load offset=4 (i32.add (local.get $slots) (i32.shl (local.get $t) (i32.const 3)))))
+            (local.set $hole (local.get $t))
+            (br $shift)))
+        (i32.store (i32.add (local.get $slots) (i32.shl (local.get $hole) (i32.const 3))) (i32.const -1))
+        (i32.store8 (i32.add (local.get $taken) (local.get $j)) (i32.const 2))
+        (i32.store (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))
+          (i32.load (i32.add (local.get $ph) (i32.shl (local.get $j) (i32.const 2)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next)))
+    (local.get $k))
 )

@@ -1,1 +1,7 @@
-export { DEFAULT_ENTITY_KERNEL_OPTIONS, EntityKernel, type EntityKernelOptions, type MatchFn } from './EntityKernel';
+export {
+  DEFAULT_ENTITY_KERNEL_OPTIONS,
+  EntityKernel,
+  type DespawnFn,
+  type EntityKernelOptions,
+  type MatchFn,
+} from './EntityKernel';

@@ -1,6 +1,6 @@
 import { HANDLE_BITS as LAYOUT_HANDLE_BITS, MAX_HANDLES } from '../format/layout';
 import type { WarnOnce } from '../validate/WarnOnce';
-import type { EntityKernel } from '../kernel/EntityKernel';
+import type { DespawnFn, EntityKernel } from '../kernel/EntityKernel';
 import type { FrameReader } from '../read/FrameReader';
 import { DeathQueue } from './DeathQueue';
 import { EntityRepair } from './EntityRepair';
@@ -80,7 +80,8 @@ function pad16(n: number): number {
  * entry: the kernel's `match` tests first whether an entry continues the life at its position in
  * the previous frame (four at a time), probes the hash otherwise, opens new lives itself while the
  * hash has room (their handles are allocated here right after the call), and returns to JavaScript
- * only for a duplicate, a bad id, or a new life it may not open. A life's `lastSeen` in the table is
+ * only for a duplicate, a bad id, or a new life it may not open. The despawns queued before the
+ * first entry are ended by the kernel's `despawn` in one call (`despawnQueued`). A life's `lastSeen` in the table is
  * written when it opens (`OPEN_LIFE`: its last frame is the table's `openFrame`, set once per frame)
  * and once when it ends, never per frame.
  *
@@ -326,9 +327,16 @@ export class EntityResolver {
     let dropped = 0;
     let continued = 0;
     let d = 0;
-    // The despawned ids' slots, read once ahead of ending their lives: a short loop of independent
-    // loads keeps many cache misses in flight, where each `endLife` would wait for its own.
-    if (despawns > 8) this.readAheadDespawns(despawns);
+    const despawnFn = this.kernel.despawn;
+    if (despawnFn !== null && despawns > 0 && despawnAt[0] <= 0) {
+      // The despawns queued before the frame's first entry (all of them, for a game that despawns
+      // before it records): in the kernel.
+      d = this.despawnQueued(despawnFn, frame);
+    } else if (despawns > 8) {
+      // The despawned ids' slots, read once ahead of ending their lives: a short loop of
+      // independent loads keeps many cache misses in flight, where each `endLife` would wait for its own.
+      this.readAheadDespawns(despawns);
+    }
     // After a new life, the next entries go one by one here until one continues a life: spawns come
     // in runs (a burst, or appended at the end of the game's arrays), and a call into the kernel
     // per new life would cost more than its probe.
@@ -499,6 +507,46 @@ export class EntityResolver {
       if (h >>> 0 < handles) touch |= lastSeen[h];
     }
     this.readAhead = touch;
+  }
+
+  /**
+   * Ends the lives of the despawns queued before the frame's first entry (`despawnAt` ≤ 0) with the
+   * kernel's `despawn`, as `endLife` would one by one (in queue order, no entry of the frame kept
+   * yet), and returns how many despawns that was. The ids go through the births list (free until
+   * `match` runs), `capacity` at a time; the kernel takes each open life out of the hash, marks its
+   * entry of the previous frame despawned and leaves its handle in the list; an id it stops at (no
+   * open life, or out of range) goes to `endLife`.
+   */
+  private despawnQueued(despawn: DespawnFn, frame: number): number {
+    const at = this.despawnAt;
+    const ids = this.despawnIds;
+    const total = this.despawnCount;
+    let end = 0;
+    while (end < total && at[end] <= 0) end++;
+    const list = this.births;
+    const lives = this.lives;
+    const table = this.table;
+    const deaths = this.deaths;
+    this.header[L_MASK] = lives.size - 1;
+    this.header[L_SHIFT] = lives.shift;
+    for (let from = 0; from < end; from += list.length) {
+      const n = Math.min(list.length, end - from);
+      for (let k = 0; k < n; k++) list[k] = ids[from + k];
+      let k = 0;
+      while (k < n) {
+        const j = despawn(k, n, this.headerByte);
+        for (let t = k; t < j; t++) {
+          const h = list[t];
+          table.setLastFrame(h, frame - 1, true);
+          deaths.push(h, frame - 1);
+        }
+        lives.live -= j - k;
+        this.despawnedPrev += j - k;
+        if (j < n) this.endLife(list[j], frame, 0);
+        k = j + 1;
+      }
+    }
+    return end;
   }
 
   /** Tells the kernel's `match` where the lists are now (after a swap) and how many the previous frame has. */

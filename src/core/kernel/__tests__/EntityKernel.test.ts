@@ -395,7 +395,7 @@ describe('EntityKernel', () => {
     // The field kernel is a module of its own: the entity kernel exports no `field`.
     const names = (bytes: Uint8Array<ArrayBuffer>) =>
       WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name);
-    expect(names(ENTITY_KERNEL_WASM)).toEqual(['encode', 'pack', 'match']);
+    expect(names(ENTITY_KERNEL_WASM)).toEqual(['encode', 'pack', 'match', 'despawn']);
     expect(names(FIELD_KERNEL_WASM)).toEqual(['field']);
     // ... and the kernel instantiates it on the same memory.
     const k = new EntityKernel(4, 64);

@@ -31,7 +31,9 @@ const BUDGET_INITIAL = 60 * KB;
  * of its own and the recorder changes of that day (see docs/performance.md, "Bundle size", for the
  * figures), plus a little room; raise one deliberately when a feature adds weight.
  */
-const BUDGET_INTEGRATION_TOTAL = 82 * KB;
+// 82 → 83 kB on 8 December 2026: the entity kernel's despawn (+357 bytes of WebAssembly, the kernel
+// 3.9 → 4.2 kB gzipped) and the resolver's call of it, for a life's death in the kernel (-18 % a life).
+const BUDGET_INTEGRATION_TOTAL = 83 * KB;
 const BUDGET_WITH_INSPECTOR = 68 * KB;
 // 115 → 117 kB on 7 December 2026: the entity kernel's SIMD conversion of custom fields (+1 kB of
 // WebAssembly, +0.6 kB gzipped) and its staging (+0.5 kB), for a per-entity fields call 22 % faster.

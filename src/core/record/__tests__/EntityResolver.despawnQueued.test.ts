@@ -71,6 +71,17 @@ describe.each([true, false])('EntityResolver: despawns queued before the entries
     expect(lives(r, 2)).toEqual(['3@0', '4@0']);
   });
 
+  it('takes, in its last batch, only the despawns queued before the first entry', () => {
+    // Six before the entries (batches of 4 and 2), then one after the entry of 3: that one ends 3's
+    // life after its entry continued it, not before (which would make the entry a new life).
+    const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 4, wasm });
+    frame(r, 0, [1, 2, 3, 4]);
+    frame(r, 1, ['-100', '-101', '-102', '-103', '-104', '-1', 2, 3, '-3', 4]);
+    expect(lives(r, 1)).toEqual(['2@0', '3@0', '4@0']);
+    frame(r, 2, [2, 3, 4]);
+    expect(lives(r, 2)).toEqual(['2@0', '3@2', '4@0']);
+  });
+
   it('ends the lives in the hash: its count of open lives drops, and a colliding life is still found', () => {
     // 64 lives fill a hash of 256 slots enough that some share a probe sequence; ending every third
     // moves the ones after it back (backward-shift deletion), and every survivor must continue.
@@ -94,6 +105,8 @@ describe.each([true, false])('EntityResolver: despawns queued before the entries
     frame(r, 0, [1, 2, 3]);
     frame(r, 1, ['-2', '-2', '-999', '-5000', '-3', 1, 2]);
     expect(lives(r, 1)).toEqual(['1@0', '2@1']);
+    // Kernel calls from past an id it stopped at count only the lives they ended.
+    expect(openLives(r)).toBe(2);
     const resolver: EntityResolver = resolverOf(r);
     expect(resolver.dropped).toBe(0);
     frame(r, 2, [1, 2, 3]);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EntityResolver } from '../EntityResolver';
 import type { Recorder } from '../Recorder';
-import { livesOf as lives, quiet, recordOps as frame, resolverOf } from './helpers';
+import { countKernelCalls, livesOf as lives, quiet, recordOps as frame, resolverOf } from './helpers';
 
 /**
  * The despawns queued before a frame's first entry, which the kernel's `despawn` ends in one call
@@ -26,25 +26,10 @@ function countDeathSearches(r: Recorder): { calls: number } {
   return count;
 }
 
-/** Counts the calls into the kernel's `despawn` (null without the WebAssembly kernel). */
-function countKernelDespawns(r: Recorder): { calls: number } | null {
-  const kernel = (resolverOf(r) as unknown as { kernel: { despawn: ((...a: number[]) => number) | null } }).kernel;
-  const despawn = kernel.despawn;
-  if (despawn === null) return null;
-  const count = { calls: 0 };
-  Object.defineProperty(kernel, 'despawn', {
-    value: (...a: number[]): number => {
-      count.calls++;
-      return despawn(...a);
-    },
-  });
-  return count;
-}
-
 describe.each([true, false])('EntityResolver: despawns queued before the entries (wasm %s)', (wasm) => {
   it('runs on the kernel when there is one: one call for the despawns that name open lives', () => {
     const r = quiet({ maxFrames: 8, maxEntitiesPerFrame: 8, wasm });
-    const calls = countKernelDespawns(r);
+    const calls = countKernelCalls(r, 'despawn');
     expect(calls !== null).toBe(wasm);
     frame(r, 0, [1, 2, 3, 4]);
     frame(r, 1, ['-1', '-3', 2, 4]);

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Recorder } from '../Recorder';
-import { quiet, livesOf as lives } from './helpers';
+import { countKernelCalls, quiet, livesOf as lives } from './helpers';
 
-/** Counts the resolver's calls into the kernel's `match`. */
+/** Counts the resolver's calls into the kernel's `match` (the test needs the WebAssembly kernel). */
 function countMatchCalls(r: Recorder): { calls: number } {
-  const kernel = (r as unknown as { kernel: { match: ((...a: number[]) => number) | null } }).kernel;
-  const match = kernel.match;
-  if (match === null) throw new Error('no WebAssembly kernel here');
-  const count = { calls: 0 };
-  Object.defineProperty(kernel, 'match', {
-    value: (...a: number[]): number => {
-      count.calls++;
-      return match(...a);
-    },
-  });
+  const count = countKernelCalls(r, 'match');
+  if (count === null) throw new Error('no WebAssembly kernel here');
   return count;
 }
 

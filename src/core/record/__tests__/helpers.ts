@@ -75,3 +75,21 @@ export function resolveDirect(r: Recorder): (f: number, ids: number[], despawns?
     return resolver.resolve(f, ids.length, -1, false);
   };
 }
+
+/**
+ * Counts the calls into one of the recorder's WebAssembly kernel functions from now on, or returns
+ * null when the recorder has no WebAssembly kernel.
+ */
+export function countKernelCalls(r: Recorder, name: 'match' | 'despawn'): { calls: number } | null {
+  const kernel = (r as unknown as { kernel: Record<string, ((...a: number[]) => number) | null> }).kernel;
+  const fn = kernel[name];
+  if (fn === null) return null;
+  const count = { calls: 0 };
+  Object.defineProperty(kernel, name, {
+    value: (...a: number[]): number => {
+      count.calls++;
+      return fn(...a);
+    },
+  });
+  return count;
+}

@@ -81,9 +81,9 @@ function pad16(n: number): number {
  * the previous frame (four at a time), probes the hash otherwise, opens new lives itself while the
  * hash has room (their handles are allocated here right after the call), and returns to JavaScript
  * only for a duplicate, a bad id, or a new life it may not open. The despawns queued before the
- * first entry are ended by the kernel's `despawn` in one call (`despawnQueued`). A life's `lastSeen` in the table is
- * written when it opens (`OPEN_LIFE`: its last frame is the table's `openFrame`, set once per frame)
- * and once when it ends, never per frame.
+ * first entry are ended by the kernel's `despawn` in one call (`despawnQueued`). A life's
+ * `lastSeen` in the table is written when it opens (`OPEN_LIFE`: its last frame is the table's
+ * `openFrame`, set once per frame) and once when it ends, never per frame.
  *
  * Internal to the recorder; exported for its tests.
  *
@@ -334,7 +334,8 @@ export class EntityResolver {
       d = this.despawnQueued(despawnFn, frame);
     } else if (despawns > 8) {
       // The despawned ids' slots, read once ahead of ending their lives: a short loop of
-      // independent loads keeps many cache misses in flight, where each `endLife` would wait for its own.
+      // independent loads keeps many cache misses in flight, where each `endLife` would wait for
+      // its own.
       this.readAheadDespawns(despawns);
     }
     // After a new life, the next entries go one by one here until one continues a life: spawns come

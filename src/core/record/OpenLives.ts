@@ -18,14 +18,21 @@ const MIN_SLOTS = 64;
  * can open). A removal shifts the following entries of its probe sequence back (no tombstones), so
  * the table never fills with ended lives; no one keeps a slot index across calls.
  *
+ * Every slot past the ones in use stays empty, and the block holds one more (`GUARD_SLOTS`) past the
+ * reserved size, always empty: the kernel's `match` reads slots `s` and `s + 1` in one 16-byte load
+ * and compares both ids at once, so that a life one slot past its home is found without a branch
+ * that mispredicts (the slot after the last one in use is empty, never the id sought).
+ *
  * @example
- * const lives = new OpenLives(words, 1 << 16); // words: an Int32Array view of the block, 2 · slots long
+ * const lives = new OpenLives(words, 1 << 16); // words: a view of the block, 2 · (slots + GUARD_SLOTS) long
  * const s = lives.insert(42, 0); // id 42 is entry 0 of the frame being resolved
  * lives.find(42); // s
  *
  * @internal The recorder's (`EntityResolver`); not exported by any entry.
  */
 export class OpenLives {
+  /** Empty slots after the reserved ones (read by the kernel's two-slot load, never written). */
+  public static readonly GUARD_SLOTS = 1;
   /** Slot words: `[2s]` the id, `[2s + 1]` the life's list index. */
   public readonly words: Int32Array;
   /** Slots in use: a power of two, at most the reserved size. */
@@ -39,10 +46,15 @@ export class OpenLives {
   private readonly scratch: Int32Array;
 
   /**
-   * @param words The block's words (`2 · reserved`), in the kernel's memory.
+   * @param words The block's words (`2 · (reserved + GUARD_SLOTS)`), in the kernel's memory.
    * @param reserved Most slots (a power of two ≥ 64).
    */
   public constructor(words: Int32Array, reserved: number) {
+    if (words.length < 2 * (reserved + OpenLives.GUARD_SLOTS)) {
+      throw new RangeError(
+        `OpenLives: ${words.length} words hold fewer than ${reserved} + ${OpenLives.GUARD_SLOTS} slots`,
+      );
+    }
     this.words = words;
     this.reserved = reserved;
     this.scratch = new Int32Array(reserved);

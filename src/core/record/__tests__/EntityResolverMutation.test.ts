@@ -14,15 +14,16 @@ import { quiet, warningsOf, livesOf as lives, handleOf, recordOps as frame, reso
 const BACKENDS = [true, false];
 
 describe('EntityResolver, mutation pass', () => {
-  it('sizes its block: header, ids and flags, five lists, taken bytes, and the hash', () => {
-    // Kills layout's `HEADER * 4`, `2 * pad16(capacity)`, `6 * pad16(4 * capacity)`, `8 * reservedSlots`
-    // (each operator and constant), and pad16's `Math.ceil(n / 16) * 16` → `floor`/`n * 16`.
+  it('sizes its block: header, ids and flags, five lists, taken bytes, and the hash with its guard slot', () => {
+    // Kills layout's `HEADER * 4`, `2 * pad16(capacity)`, `6 * pad16(4 * capacity)`,
+    // `8 * (reservedSlots + GUARD_SLOTS)` (each operator and constant), and pad16's
+    // `Math.ceil(n / 16) * 16` → `floor`/`n * 16`.
     expect([1, 16, 17, 100, 4096].map((c) => EntityResolver.layout(c).bytes)).toEqual([
-      64 + 2 * 16 + 6 * 16 + 8 * 64,
-      64 + 2 * 16 + 6 * 64 + 8 * 64,
-      64 + 2 * 32 + 6 * 80 + 8 * 128,
-      64 + 2 * 112 + 6 * 400 + 8 * 512,
-      64 + 2 * 4096 + 6 * 16384 + 8 * 16384,
+      64 + 2 * 16 + 6 * 16 + 8 * 65,
+      64 + 2 * 16 + 6 * 64 + 8 * 65,
+      64 + 2 * 32 + 6 * 80 + 8 * 129,
+      64 + 2 * 112 + 6 * 400 + 8 * 513,
+      64 + 2 * 4096 + 6 * 16384 + 8 * 16385,
     ]);
   });
 

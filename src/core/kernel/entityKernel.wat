@@ -439,28 +439,28 @@
                 (i32.const 5)))
             (local.set $a (i32.add (local.get $a) (i32.shl (i32.and (local.get $key) (i32.const 4)) (i32.const 1))))
             (br_if $found (local.get $key))
-          (loop $probe
-            (local.set $a (i32.add (local.get $slots) (i32.shl (local.get $s) (i32.const 3))))
-            (local.set $key (i32.load (local.get $a)))
-            (if (i32.ne (local.get $key) (local.get $id))
-              (then
-                (if (i32.eq (local.get $key) (i32.const -1))
-                  (then
-                    ;; no open life: a new one. Opened here while there is room (its handle is
-                    ;; JavaScript's to allocate: entry i goes to the births list, its handle and
-                    ;; word are written after the call), else for JavaScript.
-                    (br_if $done (i32.eqz (local.get $room)))
-                    (local.set $room (i32.sub (local.get $room) (i32.const 1)))
-                    (i32.store (local.get $a) (local.get $id))
-                    (i32.store offset=4 (local.get $a) (local.get $m))
-                    (i32.store (i32.add (local.get $births) (i32.shl (local.get $nb) (i32.const 2))) (local.get $i))
-                    (local.set $nb (i32.add (local.get $nb) (i32.const 1)))
-                    (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
-                    (local.set $near (i32.const 0))
-                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
-                    (br $next)))
-                (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $mask)))
-                (br $probe)))))
+            (loop $probe
+              (local.set $a (i32.add (local.get $slots) (i32.shl (local.get $s) (i32.const 3))))
+              (local.set $key (i32.load (local.get $a)))
+              (if (i32.ne (local.get $key) (local.get $id))
+                (then
+                  (if (i32.eq (local.get $key) (i32.const -1))
+                    (then
+                      ;; no open life: a new one. Opened here while there is room (its handle is
+                      ;; JavaScript's to allocate: entry i goes to the births list, its handle and
+                      ;; word are written after the call), else for JavaScript.
+                      (br_if $done (i32.eqz (local.get $room)))
+                      (local.set $room (i32.sub (local.get $room) (i32.const 1)))
+                      (i32.store (local.get $a) (local.get $id))
+                      (i32.store offset=4 (local.get $a) (local.get $m))
+                      (i32.store (i32.add (local.get $births) (i32.shl (local.get $nb) (i32.const 2))) (local.get $i))
+                      (local.set $nb (i32.add (local.get $nb) (i32.const 1)))
+                      (i32.store (i32.add (local.get $cids) (local.get $k)) (local.get $id))
+                      (local.set $near (i32.const 0))
+                      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                      (br $next)))
+                  (local.set $s (i32.and (i32.add (local.get $s) (i32.const 1)) (local.get $mask)))
+                  (br $probe)))))
           (local.set $j (i32.load offset=4 (local.get $a)))
           ;; recorded already in this frame: a duplicate, for JavaScript
           (br_if $done

@@ -97,7 +97,7 @@ export class EntityResolver {
   /** Bytes of the resolver's block for `capacity` entries per frame (in the kernel's memory). */
   public static layout(capacity: number): { bytes: number } {
     const lists = HEADER * 4 + 2 * pad16(capacity) + 6 * pad16(4 * capacity);
-    return { bytes: lists + 8 * (OpenLives.reservedSlots(capacity) + OpenLives.GUARD_SLOTS) };
+    return { bytes: lists + 4 * OpenLives.blockWords(OpenLives.reservedSlots(capacity)) };
   }
 
   /** Staged ids, written by the recorder (entries [0, n) of the open frame). */
@@ -204,8 +204,8 @@ export class EntityResolver {
     this.taken = new Uint8Array(buffer, takenByte, capacity);
     this.takenWords = new Uint32Array(buffer, takenByte, Math.ceil(capacity / 4));
     const reserved = OpenLives.reservedSlots(capacity);
-    const slotsByte = column(8 * (reserved + OpenLives.GUARD_SLOTS));
-    this.lives = new OpenLives(new Int32Array(buffer, slotsByte, 2 * (reserved + OpenLives.GUARD_SLOTS)), reserved);
+    const slotsByte = column(4 * OpenLives.blockWords(reserved));
+    this.lives = new OpenLives(new Int32Array(buffer, slotsByte, OpenLives.blockWords(reserved)), reserved);
     this.header[L_TAKEN] = takenByte;
     this.header[L_MAX_ID] = context.table.maxEntityId;
     this.header[L_IDS] = this.ids.byteOffset;

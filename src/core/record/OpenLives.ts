@@ -24,7 +24,7 @@ const MIN_SLOTS = 64;
  * that mispredicts (the slot after the last one in use is empty, never the id sought).
  *
  * @example
- * const lives = new OpenLives(words, 1 << 16); // words: a view of the block, 2 · (slots + GUARD_SLOTS) long
+ * const lives = new OpenLives(words, 1 << 16); // words: a view of the block, OpenLives.blockWords(1 << 16) long
  * const s = lives.insert(42, 0); // id 42 is entry 0 of the frame being resolved
  * lives.find(42); // s
  *
@@ -46,11 +46,11 @@ export class OpenLives {
   private readonly scratch: Int32Array;
 
   /**
-   * @param words The block's words (`2 · (reserved + GUARD_SLOTS)`), in the kernel's memory.
+   * @param words The block's words (`blockWords(reserved)`), in the kernel's memory.
    * @param reserved Most slots (a power of two ≥ 64).
    */
   public constructor(words: Int32Array, reserved: number) {
-    if (words.length < 2 * (reserved + OpenLives.GUARD_SLOTS)) {
+    if (words.length < OpenLives.blockWords(reserved)) {
       throw new RangeError(
         `OpenLives: ${words.length} words hold fewer than ${reserved} + ${OpenLives.GUARD_SLOTS} slots`,
       );
@@ -66,6 +66,11 @@ export class OpenLives {
     let s = MIN_SLOTS;
     while (s < 4 * capacity) s *= 2;
     return s;
+  }
+
+  /** Words of the block a table of `reserved` slots needs: two a slot, guard slots included. */
+  public static blockWords(reserved: number): number {
+    return 2 * (reserved + OpenLives.GUARD_SLOTS);
   }
 
   /** Forgets every life. */

@@ -16,8 +16,8 @@ const BACKENDS = [true, false];
 describe('EntityResolver, mutation pass', () => {
   it('sizes its block: header, ids and flags, five lists, taken bytes, and the hash with its guard slot', () => {
     // Kills layout's `HEADER * 4`, `2 * pad16(capacity)`, `6 * pad16(4 * capacity)`,
-    // `8 * (reservedSlots + GUARD_SLOTS)` (each operator and constant), and pad16's
-    // `Math.ceil(n / 16) * 16` → `floor`/`n * 16`.
+    // `4 * blockWords(reservedSlots)` with blockWords' `2 * (reserved + GUARD_SLOTS)` (each operator
+    // and constant), and pad16's `Math.ceil(n / 16) * 16` → `floor`/`n * 16`.
     expect([1, 16, 17, 100, 4096].map((c) => EntityResolver.layout(c).bytes)).toEqual([
       64 + 2 * 16 + 6 * 16 + 8 * 65,
       64 + 2 * 16 + 6 * 64 + 8 * 65,

@@ -13,7 +13,7 @@ describe('OpenLives at its reserved size', () => {
     // past the block (its words read `undefined`, stored as id 0 with index 0 in the scratch), so the
     // shrunk table held a life of id 0 that was never opened.
     const reserved = 128;
-    const lives = new OpenLives(new Int32Array(2 * (reserved + OpenLives.GUARD_SLOTS)), reserved);
+    const lives = new OpenLives(new Int32Array(OpenLives.blockWords(reserved)), reserved);
     const ids = Array.from({ length: 65 }, (_, k) => 1000 + k * 31);
     ids.forEach((id, k) => lives.insert(id, k));
     expect(lives.size).toBe(reserved);

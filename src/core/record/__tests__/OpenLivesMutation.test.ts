@@ -40,7 +40,7 @@ function slots(lives: OpenLives, size: number): number[] {
 }
 
 function table(reserved = 1024): OpenLives {
-  return new OpenLives(new Int32Array(2 * (reserved + OpenLives.GUARD_SLOTS)), reserved);
+  return new OpenLives(new Int32Array(OpenLives.blockWords(reserved)), reserved);
 }
 
 describe('OpenLives, slot by slot', () => {
@@ -52,7 +52,7 @@ describe('OpenLives, slot by slot', () => {
 
   it('starts empty at 64 slots (shift 26) whatever the block held, and finds nothing', () => {
     // Kills the constructor's `fill(SLOT_EMPTY)` emptied, `size`/`shift` initialisers, `clz32 + 1` → `- 1`.
-    const words = new Int32Array(2 * (256 + OpenLives.GUARD_SLOTS)).fill(5);
+    const words = new Int32Array(OpenLives.blockWords(256)).fill(5);
     const lives = new OpenLives(words, 256);
     expect([lives.size, lives.shift, lives.live]).toEqual([64, 26, 0]);
     expect(words.every((w) => w === SLOT_EMPTY)).toBe(true);
@@ -83,7 +83,7 @@ describe('OpenLives, slot by slot', () => {
         [ids[0], 0],
         [ids[1], 1],
         [ids[2], 2],
-      ]).concat(new Array<number>(2 * (1024 + OpenLives.GUARD_SLOTS) - 128).fill(SLOT_EMPTY)),
+      ]).concat(new Array<number>(OpenLives.blockWords(1024) - 128).fill(SLOT_EMPTY)),
     );
   });
 
